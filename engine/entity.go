@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/edm"
+)
+
+// Property is one named, typed value of an entity.
+type Property struct {
+	Name  string
+	Value edm.Value
+}
+
+// Entity is one row of a table: its two keys, the server-set Timestamp and
+// up to 252 properties of its own.
+//
+// An entity the Store returns is shared with the store and with every
+// snapshot that holds it: treat it as read-only. Writes take a new Entity.
+type Entity struct {
+	PartitionKey string
+	RowKey       string
+	// Timestamp is the time of the entity's last write in 100 ns ticks
+	// since 0001-01-01 UTC (see edm.TicksOf). The store sets it; any value
+	// a caller puts here is ignored. It is unique across all writes of a
+	// Store, so it also serves as the entity's ETag.
+	Timestamp int64
+	// Properties are the entity's own properties, sorted by name once
+	// stored. They never include PartitionKey, RowKey or Timestamp.
+	Properties []Property
+}
+
+// The names of the system properties every entity has.
+const (
+	PartitionKeyName = "PartitionKey"
+	RowKeyName       = "RowKey"
+	TimestampName    = "Timestamp"
+)
+
+// Property returns the named property's value. The system properties
+// PartitionKey, RowKey (Edm.String) and Timestamp (Edm.DateTime) are
+// included, which makes an Entity an odata.Record for filter evaluation.
+func (e *Entity) Property(name string) (edm.Value, bool) {
+	switch name {
+	case PartitionKeyName:
+		return edm.StringValue(e.PartitionKey), true
+	case RowKeyName:
+		return edm.StringValue(e.RowKey), true
+	case TimestampName:
+		if e.Timestamp != 0 {
+			return edm.DateTimeTicks(e.Timestamp), true
+		}
+		return edm.Value{}, false
+	}
+	props := e.Properties
+	// Sorted by name: a binary search, written out to avoid a closure on
+	// the filter-evaluation path.
+	lo, hi := 0, len(props)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if props[m].Name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(props) && props[lo].Name == name {
+		return props[lo].Value, true
+	}
+	return edm.Value{}, false
+}
+
+// ETag returns the entity's ETag as the service writes it:
+// W/"datetime'<Timestamp, URL-encoded>'".
+func (e *Entity) ETag() string { return ETagOf(e.Timestamp) }
+
+// ETagOf formats the ETag of a write made at the given ticks.
+func ETagOf(ticks int64) string {
+	ts := edm.FormatDateTime(ticks)
+	return `W/"datetime'` + strings.ReplaceAll(ts, ":", "%3A") + `'"`
+}
+
+// sortProperties orders props by name, the order Property relies on.
+func sortProperties(props []Property) {
+	sort.Slice(props, func(i, j int) bool { return props[i].Name < props[j].Name })
+}

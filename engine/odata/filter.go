@@ -1,0 +1,227 @@
+// Package odata reads the OData $filter expressions Azure Table storage
+// accepts, evaluates them against entities, and plans them: it finds the
+// PartitionKey and RowKey bounds a filter implies, so a query walks only
+// that stretch of the keyspace.
+//
+// Grammar (keywords are lower-case, as the service requires):
+//
+//	filter     = or
+//	or         = and { "or" and }
+//	and        = unary { "and" unary }
+//	unary      = "not" unary | primary
+//	primary    = "(" or ")" | comparison | property | "true" | "false"
+//	comparison = property op literal | literal op property
+//	op         = eq | ne | gt | ge | lt | le
+//
+// Literals are those of edm.ParseLiteral. A comparison needs a property on
+// one side and a constant on the other, and a filter may hold at most 15
+// comparisons, as in the service.
+//
+// Plan classes, as the table design guide names them: point (one
+// PartitionKey and one RowKey), range (one PartitionKey and a bounded run
+// of RowKeys), partition-scan (one PartitionKey, anything else) and
+// table-scan (no single PartitionKey).
+package odata
+
+import (
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/edm"
+)
+
+// Record is what a filter reads: an entity's properties by name,
+// PartitionKey, RowKey and Timestamp included.
+type Record interface {
+	Property(name string) (edm.Value, bool)
+}
+
+// MaxComparisons is the most comparisons the service allows in a $filter.
+const MaxComparisons = 15
+
+// maxDepth bounds nesting so that a hostile filter cannot exhaust the
+// stack of the recursive-descent parser.
+const maxDepth = 100
+
+// Filter is a parsed $filter.
+type Filter struct {
+	root        node
+	comparisons int
+}
+
+// Match reports whether r satisfies the filter.
+func (f *Filter) Match(r Record) bool { return f.root.match(r) }
+
+// Comparisons returns the number of comparisons in the filter.
+func (f *Filter) Comparisons() int { return f.comparisons }
+
+// String returns the filter in canonical form: fully parenthesized
+// binary operators, single spaces, literals as edm.Value.Literal writes
+// them. Parse(f.String()) is the same filter.
+func (f *Filter) String() string {
+	var b strings.Builder
+	f.root.write(&b)
+	return b.String()
+}
+
+// Op is a comparison operator.
+type Op uint8
+
+// The comparison operators.
+const (
+	Eq Op = iota
+	Ne
+	Gt
+	Ge
+	Lt
+	Le
+)
+
+var opNames = [...]string{"eq", "ne", "gt", "ge", "lt", "le"}
+
+func (o Op) String() string { return opNames[o] }
+
+// mirror returns the operator that keeps the meaning when the operands
+// swap sides: 5 lt X is X gt 5.
+func (o Op) mirror() Op {
+	switch o {
+	case Gt:
+		return Lt
+	case Ge:
+		return Le
+	case Lt:
+		return Gt
+	case Le:
+		return Ge
+	}
+	return o
+}
+
+type node interface {
+	match(r Record) bool
+	write(b *strings.Builder)
+}
+
+type andNode struct{ l, r node }
+type orNode struct{ l, r node }
+type notNode struct{ x node }
+type constNode struct{ v bool }
+
+// propNode is a bare property used as a predicate: true when the entity
+// has it as an Edm.Boolean true.
+type propNode struct{ name string }
+
+type cmpNode struct {
+	name string
+	op   Op
+	lit  edm.Value
+}
+
+func (n *andNode) match(r Record) bool { return n.l.match(r) && n.r.match(r) }
+func (n *orNode) match(r Record) bool  { return n.l.match(r) || n.r.match(r) }
+func (n *notNode) match(r Record) bool { return !n.x.match(r) }
+func (n *constNode) match(Record) bool { return n.v }
+
+func (n *propNode) match(r Record) bool {
+	v, ok := r.Property(n.name)
+	return ok && v.Kind() == edm.Boolean && v.Bool()
+}
+
+func (n *cmpNode) match(r Record) bool {
+	v, ok := r.Property(n.name)
+	if !ok {
+		// A property the entity lacks matches nothing, ne included.
+		return false
+	}
+	return compare(v, n.op, n.lit)
+}
+
+// compare applies op to a property value and a literal with the service's
+// typing rules. Same kinds compare by value. An Int64 property against an
+// Int32 literal, and a Double property against an Int32 or Int64 literal,
+// compare as numbers. Every other pairing is "not comparable", which the
+// service answers oddly but consistently: eq false, ne true, lt and le
+// true, gt and ge false. A NaN equals nothing and orders against nothing.
+func compare(v edm.Value, op Op, lit edm.Value) bool {
+	var c int
+	switch {
+	case v.Kind() == lit.Kind():
+		var ok bool
+		if c, ok = edm.Compare(v, lit); !ok {
+			return op == Ne // NaN
+		}
+	case v.Kind() == edm.Int64 && lit.Kind() == edm.Int32:
+		c = cmpInt(v.Int(), lit.Int())
+	case v.Kind() == edm.Double && (lit.Kind() == edm.Int32 || lit.Kind() == edm.Int64):
+		x, y := v.Float(), float64(lit.Int())
+		if x != x {
+			return op == Ne
+		}
+		c = cmpFloat(x, y)
+	default:
+		return op == Ne || op == Lt || op == Le
+	}
+	switch op {
+	case Eq:
+		return c == 0
+	case Ne:
+		return c != 0
+	case Gt:
+		return c > 0
+	case Ge:
+		return c >= 0
+	case Lt:
+		return c < 0
+	}
+	return c <= 0
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (n *andNode) write(b *strings.Builder) { writeBinary(b, n.l, "and", n.r) }
+func (n *orNode) write(b *strings.Builder)  { writeBinary(b, n.l, "or", n.r) }
+
+func writeBinary(b *strings.Builder, l node, op string, r node) {
+	b.WriteByte('(')
+	l.write(b)
+	b.WriteString(" " + op + " ")
+	r.write(b)
+	b.WriteByte(')')
+}
+
+func (n *notNode) write(b *strings.Builder) {
+	b.WriteString("not (")
+	n.x.write(b)
+	b.WriteByte(')')
+}
+
+func (n *constNode) write(b *strings.Builder) {
+	if n.v {
+		b.WriteString("true")
+	} else {
+		b.WriteString("false")
+	}
+}
+
+func (n *propNode) write(b *strings.Builder) { b.WriteString(n.name) }
+
+func (n *cmpNode) write(b *strings.Builder) {
+	b.WriteString(n.name + " " + n.op.String() + " " + n.lit.Literal())
+}

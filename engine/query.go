@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/odata"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// Get returns one entity by its keys.
+func (s *Store) Get(tableName, pk, rk string) (*Entity, error) {
+	s.mu.RLock()
+	t := s.lookup(tableName)
+	if t == nil {
+		s.mu.RUnlock()
+		return nil, svcerr.New(svcerr.TableNotFound)
+	}
+	it, ok := s.tree.Get(item{table: t.id, pk: pk, rk: rk})
+	s.mu.RUnlock()
+	if !ok {
+		return nil, svcerr.New(svcerr.ResourceNotFound)
+	}
+	e, err := decodeEntity(it.enc)
+	if err != nil {
+		return nil, svcerr.New(svcerr.InternalError)
+	}
+	return e, nil
+}
+
+// Continuation marks where a query's next page starts: the keys of the
+// next entity to examine.
+type Continuation struct {
+	PartitionKey string
+	RowKey       string
+}
+
+// KeyRange confines a query to the entities whose keys lie between Start
+// and End, both inclusive, ordered by PartitionKey and then RowKey. A
+// shared access signature with a key range grants exactly such a range.
+// An empty StartPartitionKey or EndPartitionKey leaves that side open; an
+// empty row key leaves the row open within its partition.
+type KeyRange struct {
+	StartPartitionKey, StartRowKey string
+	EndPartitionKey, EndRowKey     string
+}
+
+// Contains reports whether the keys pk, rk lie in the range.
+func (kr *KeyRange) Contains(pk, rk string) bool {
+	if kr == nil {
+		return true
+	}
+	if kr.StartPartitionKey != "" {
+		if pk < kr.StartPartitionKey || pk == kr.StartPartitionKey && kr.StartRowKey != "" && rk < kr.StartRowKey {
+			return false
+		}
+	}
+	if kr.EndPartitionKey != "" {
+		if pk > kr.EndPartitionKey || pk == kr.EndPartitionKey && kr.EndRowKey != "" && rk > kr.EndRowKey {
+			return false
+		}
+	}
+	return true
+}
+
+// Query selects entities of one table.
+type Query struct {
+	// Filter is an OData $filter expression; empty selects every entity.
+	Filter string
+	// Top is the page size, 1 to 1000; zero means 1000.
+	Top int
+	// After, when set, resumes a query where a previous page ended.
+	After *Continuation
+	// Range, when set, hides every entity outside it.
+	Range *KeyRange
+}
+
+// Plan says how a query page was executed and what it cost.
+type Plan struct {
+	// Class is the access pattern: point, range, partition-scan or
+	// table-scan, as the table design guide names them.
+	Class odata.Class
+	// Examined counts the entities the page looked at; Returned those it
+	// returned.
+	Examined, Returned int
+}
+
+// Page is one page of query results.
+type Page struct {
+	Entities []*Entity
+	// Next is where the following page starts, or nil on the last page.
+	Next *Continuation
+	Plan Plan
+}
+
+func pageSize(top int) (int, error) {
+	switch {
+	case top == 0:
+		return MaxPageSize, nil
+	case top < 0 || top > MaxPageSize:
+		return 0, svcerr.Newf(svcerr.InvalidInput, "The value %d of $top is not in the range 1 to %d.", top, MaxPageSize)
+	}
+	return top, nil
+}
+
+// bounds is the stretch of one table's keyspace a query walks.
+type bounds struct {
+	start      item // first key that may match
+	partition  bool // the walk stays in start.pk
+	pkHi, rkHi string
+	hasPKHi    bool
+	pkHiIncl   bool
+	hasRKHi    bool
+	rkHiIncl   bool
+	empty      bool
+}
+
+func boundsOf(id uint32, p odata.Plan) bounds {
+	b := bounds{start: item{table: id}}
+	pki, rki := p.PartitionKey, p.RowKey
+	if pki.Empty {
+		b.empty = true
+		return b
+	}
+	if pki.HasLo {
+		b.start.pk = pki.Lo
+	}
+	if pki.HasHi {
+		b.hasPKHi, b.pkHi, b.pkHiIncl = true, pki.Hi, pki.HiInclusive
+	}
+	if p.Class == odata.PointQuery || p.Class == odata.RangeQuery || p.Class == odata.PartitionScan {
+		b.partition = true
+		if rki.Empty {
+			b.empty = true
+			return b
+		}
+		if rki.HasLo {
+			b.start.rk = rki.Lo
+		}
+		if rki.HasHi {
+			b.hasRKHi, b.rkHi, b.rkHiIncl = true, rki.Hi, rki.HiInclusive
+		}
+	}
+	return b
+}
+
+// past reports whether the walk has gone beyond the bounds.
+func (b *bounds) past(it item) bool {
+	if it.table != b.start.table {
+		return true
+	}
+	if b.partition {
+		if it.pk != b.start.pk {
+			return true
+		}
+		return b.hasRKHi && (it.rk > b.rkHi || it.rk == b.rkHi && !b.rkHiIncl)
+	}
+	return b.hasPKHi && (it.pk > b.pkHi || it.pk == b.pkHi && !b.pkHiIncl)
+}
+
+// Query returns one page of the entities of a table that match q.Filter,
+// in PartitionKey, RowKey order, with the plan that produced it.
+//
+// The planner reads the key range the filter constrains and walks only
+// that stretch of the keyspace, on a snapshot: a page reflects the table
+// as it was when the page began, and writers never wait for it.
+func (s *Store) Query(tableName string, q Query) (Page, error) {
+	top, err := pageSize(q.Top)
+	if err != nil {
+		return Page{}, err
+	}
+	var f *odata.Filter
+	if strings.TrimSpace(q.Filter) != "" {
+		if f, err = odata.Parse(q.Filter); err != nil {
+			return Page{}, err
+		}
+	}
+	plan := f.Plan()
+
+	s.mu.RLock()
+	t := s.lookup(tableName)
+	var id uint32
+	if t != nil {
+		id = t.id
+	}
+	s.mu.RUnlock()
+	if t == nil {
+		return Page{}, svcerr.New(svcerr.TableNotFound)
+	}
+	b := boundsOf(id, plan)
+	page := Page{Plan: Plan{Class: plan.Class}}
+	if b.empty {
+		return page, nil
+	}
+	point := b.start
+	if q.After != nil {
+		after := item{table: id, pk: q.After.PartitionKey, rk: q.After.RowKey}
+		if less(b.start, after) {
+			b.start = after
+		}
+	}
+	if r := q.Range; r != nil && r.StartPartitionKey != "" {
+		rs := item{table: id, pk: r.StartPartitionKey, rk: r.StartRowKey}
+		if less(b.start, rs) {
+			b.start = rs
+		}
+	}
+
+	if plan.Class == odata.PointQuery && q.After == nil {
+		// A point query needs no snapshot: one lookup under the read lock.
+		s.mu.RLock()
+		it, ok := s.tree.Get(point)
+		s.mu.RUnlock()
+		if ok {
+			page.Plan.Examined = 1
+			if q.Range.Contains(it.pk, it.rk) && (f == nil || f.Match(encodedRecord(it.enc))) {
+				if err := page.add(it.enc); err != nil {
+					return Page{}, err
+				}
+			}
+		}
+		return page, nil
+	}
+
+	tree := s.snapshot()
+	var walkErr error
+	tree.Ascend(b.start, func(it item) bool {
+		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk > q.Range.EndPartitionKey {
+			return false
+		}
+		if len(page.Entities) == top || page.Plan.Examined == s.maxExamined {
+			page.Next = &Continuation{PartitionKey: it.pk, RowKey: it.rk}
+			return false
+		}
+		page.Plan.Examined++
+		if !q.Range.Contains(it.pk, it.rk) {
+			return true
+		}
+		if f == nil || f.Match(encodedRecord(it.enc)) {
+			if walkErr = page.add(it.enc); walkErr != nil {
+				return false
+			}
+		}
+		return true
+	})
+	if walkErr != nil {
+		return Page{}, walkErr
+	}
+	return page, nil
+}
+
+func (p *Page) add(enc string) error {
+	e, err := decodeEntity(enc)
+	if err != nil {
+		return svcerr.New(svcerr.InternalError)
+	}
+	p.Entities = append(p.Entities, e)
+	p.Plan.Returned++
+	return nil
+}
+
+// Project returns a copy of e holding only the named properties, for
+// $select. PartitionKey, RowKey and Timestamp stay on the copy (callers
+// that write the wire form decide whether to show them); names the entity
+// lacks are simply absent.
+func (e *Entity) Project(names []string) *Entity {
+	p := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
+	for _, n := range names {
+		if v, ok := e.Property(n); ok && n != PartitionKeyName && n != RowKeyName && n != TimestampName {
+			p.Properties = append(p.Properties, Property{Name: n, Value: v})
+		}
+	}
+	sortProperties(p.Properties)
+	return p
+}

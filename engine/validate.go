@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// Limits of the service, enforced with its error codes.
+const (
+	// MaxKeyUTF16 is the size limit of PartitionKey and RowKey: 1 KiB of
+	// UTF-16, 512 code units.
+	MaxKeyUTF16 = 512
+	// MaxProperties is the number of properties an entity may have besides
+	// PartitionKey, RowKey and Timestamp (255 in all).
+	MaxProperties = 252
+	// MaxPropertyNameLen is the longest property name, in characters.
+	MaxPropertyNameLen = 255
+	// MaxStringUTF16 is the longest Edm.String: 64 KiB of UTF-16.
+	MaxStringUTF16 = 32 * 1024
+	// MaxBinaryLen is the longest Edm.Binary in bytes.
+	MaxBinaryLen = 64 * 1024
+	// MaxEntitySize is the largest entity, as the service measures it.
+	MaxEntitySize = 1 << 20
+	// MaxBatchOperations is the most operations one batch may hold.
+	MaxBatchOperations = 100
+	// MaxPageSize is the most entities (or tables) one page returns.
+	MaxPageSize = 1000
+)
+
+// validateKey checks a PartitionKey or RowKey value.
+func validateKey(which, k string) error {
+	for _, r := range k {
+		if r == '/' || r == '\\' || r == '#' || r == '?' || r < 0x20 || r >= 0x7f && r <= 0x9f {
+			return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", which, k)
+		}
+	}
+	if !utf8.ValidString(k) {
+		return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", which, k)
+	}
+	if len(k) > MaxKeyUTF16 && edm.UTF16Len(k) > MaxKeyUTF16 {
+		return svcerr.New(svcerr.PropertyValueTooLarge)
+	}
+	return nil
+}
+
+// ValidateKeys checks a PartitionKey and RowKey pair against the service's
+// rules for key characters and size.
+func ValidateKeys(pk, rk string) error {
+	if err := validateKey(PartitionKeyName, pk); err != nil {
+		return err
+	}
+	return validateKey(RowKeyName, rk)
+}
+
+// validPropertyName reports whether name is a property name the service
+// accepts: an identifier in the manner of C#, a letter or underscore
+// followed by letters, digits and underscores.
+func validPropertyName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, r := range name {
+		switch {
+		case r == '_' || r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+		case r < utf8.RuneSelf && r >= '0' && r <= '9':
+			if i == 0 {
+				return false
+			}
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r))):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validateEntity checks an entity against every limit of the service and
+// returns its size as the service measures it. Properties must be sorted
+// by name, which also makes duplicates adjacent.
+func validateEntity(e *Entity) error {
+	if err := ValidateKeys(e.PartitionKey, e.RowKey); err != nil {
+		return err
+	}
+	if len(e.Properties) > MaxProperties {
+		return svcerr.New(svcerr.TooManyProperties)
+	}
+	// Byte lengths bound UTF-16 lengths from above, so the exact count is
+	// needed only when the cheap bound passes the limit.
+	size := 4 + 2*(len(e.PartitionKey)+len(e.RowKey))
+	for i := range e.Properties {
+		p := &e.Properties[i]
+		if i > 0 && e.Properties[i-1].Name == p.Name {
+			return svcerr.New(svcerr.DuplicatePropertiesSpecified)
+		}
+		if utf8.RuneCountInString(p.Name) > MaxPropertyNameLen {
+			return svcerr.New(svcerr.PropertyNameTooLong)
+		}
+		switch p.Name {
+		case PartitionKeyName, RowKeyName, TimestampName:
+			return svcerr.Newf(svcerr.PropertyNameInvalid, "The property name %s is reserved.", p.Name)
+		}
+		if !validPropertyName(p.Name) {
+			return svcerr.New(svcerr.PropertyNameInvalid)
+		}
+		v := p.Value
+		switch v.Kind() {
+		case edm.String:
+			if len(v.Str()) > MaxStringUTF16 && edm.UTF16Len(v.Str()) > MaxStringUTF16 {
+				return svcerr.New(svcerr.PropertyValueTooLarge)
+			}
+		case edm.Binary:
+			if len(v.Str()) > MaxBinaryLen {
+				return svcerr.New(svcerr.PropertyValueTooLarge)
+			}
+		case edm.DateTime:
+			if v.Ticks() < edm.MinDateTimeTicks || v.Ticks() > edm.MaxDateTimeTicks {
+				return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", p.Name, v.Time().Format("01/02/2006 15:04:05"))
+			}
+		case edm.Invalid:
+			return svcerr.Newf(svcerr.InvalidInput, "The property %s has no value.", p.Name)
+		}
+		size += 8 + 2*len(p.Name) + 4 + 2*len(v.Str()) + 8
+	}
+	if size > MaxEntitySize && EntitySize(e) > MaxEntitySize {
+		return svcerr.New(svcerr.EntityTooLarge)
+	}
+	return nil
+}
+
+// EntitySize returns the size of an entity as the service counts it
+// against its 1 MiB limit: 4 bytes, twice the UTF-16 length of both keys,
+// and for each property 8 bytes, twice its name's UTF-16 length and the
+// size of its value.
+func EntitySize(e *Entity) int {
+	size := 4 + 2*(edm.UTF16Len(e.PartitionKey)+edm.UTF16Len(e.RowKey))
+	for i := range e.Properties {
+		p := &e.Properties[i]
+		size += 8 + 2*edm.UTF16Len(p.Name) + p.Value.Size()
+	}
+	return size
+}

@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// OpKind is the kind of a write operation.
+type OpKind uint8
+
+// The write operations of the service.
+const (
+	// Insert adds an entity; it fails with EntityAlreadyExists if one with
+	// the same keys exists.
+	Insert OpKind = iota + 1
+	// Replace (the service's Update Entity) replaces an existing entity's
+	// properties; it needs IfMatch.
+	Replace
+	// Merge updates the given properties of an existing entity and keeps
+	// the rest; it needs IfMatch.
+	Merge
+	// InsertOrReplace replaces the entity, creating it if missing.
+	InsertOrReplace
+	// InsertOrMerge merges into the entity, creating it if missing.
+	InsertOrMerge
+	// Delete removes an entity; IfMatch is "*" or its ETag.
+	Delete
+)
+
+var opNames = [...]string{"", "Insert", "Replace", "Merge", "InsertOrReplace", "InsertOrMerge", "Delete"}
+
+func (k OpKind) String() string {
+	if int(k) < len(opNames) {
+		return opNames[k]
+	}
+	return "OpKind(?)"
+}
+
+// Op is one write. For Delete only the Entity's keys are read.
+type Op struct {
+	Kind   OpKind
+	Entity *Entity
+	// IfMatch is the condition of Replace, Merge and Delete: "*" for any
+	// existing entity, or an ETag the entity must still have. Empty means
+	// "*". Insert and the upserts ignore it.
+	IfMatch string
+}
+
+// Result is the outcome of one successful write.
+type Result struct {
+	// Entity is the entity as stored after the write (nil after Delete).
+	// It is shared with the store: read-only.
+	Entity *Entity
+	// ETag is the entity's new ETag (empty after Delete).
+	ETag string
+}
+
+// Write applies one operation to a table.
+//
+// The store takes ownership of op.Entity: it sorts the properties in place
+// and keeps the entity as the Result. Every write gets a new Timestamp and
+// ETag, unique within the store.
+func (s *Store) Write(tableName string, op Op) (Result, error) {
+	rs, err := s.apply(tableName, []Op{op}, false)
+	if err != nil {
+		return Result{}, err
+	}
+	return rs[0], nil
+}
+
+// Batch applies an entity group transaction: up to 100 operations on
+// distinct entities of one partition, all or none. Concurrent readers see
+// either none of it or all of it. A failure is a *svcerr.Error whose Index
+// names the failing operation.
+func (s *Store) Batch(tableName string, ops []Op) ([]Result, error) {
+	return s.apply(tableName, ops, true)
+}
+
+func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) {
+	fail := func(i int, err error) ([]Result, error) {
+		e := svcerr.From(err)
+		if batch {
+			e = e.AtIndex(i)
+		}
+		return nil, e
+	}
+	if batch {
+		if len(ops) == 0 {
+			return nil, svcerr.Newf(svcerr.InvalidInput, "The batch request contains no operations.")
+		}
+		if len(ops) > MaxBatchOperations {
+			return fail(MaxBatchOperations, svcerr.Newf(svcerr.InvalidInput, "The batch request operation exceeds the maximum %d changes per change set.", MaxBatchOperations))
+		}
+	}
+	// Everything that depends only on the request is checked before the
+	// lock is taken.
+	for i, op := range ops {
+		if op.Entity == nil || op.Kind < Insert || op.Kind > Delete {
+			return fail(i, svcerr.Newf(svcerr.InvalidInput, "The operation is not valid."))
+		}
+		e := op.Entity
+		if op.Kind == Delete {
+			if err := ValidateKeys(e.PartitionKey, e.RowKey); err != nil {
+				return fail(i, err)
+			}
+		} else {
+			sortProperties(e.Properties)
+			if err := validateEntity(e); err != nil {
+				return fail(i, err)
+			}
+		}
+		if err := validIfMatch(op.IfMatch); err != nil {
+			return fail(i, err)
+		}
+		if batch && i > 0 {
+			if e.PartitionKey != ops[0].Entity.PartitionKey {
+				return fail(i, svcerr.New(svcerr.CommandsInBatchActOnDifferentPartitions))
+			}
+			for j := 0; j < i; j++ {
+				if ops[j].Entity.RowKey == e.RowKey {
+					return fail(i, svcerr.New(svcerr.InvalidDuplicateRow))
+				}
+			}
+		}
+	}
+
+	results := make([]Result, len(ops))
+	changes := make([]change, len(ops))
+	s.mu.Lock()
+	if err := s.writable(); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	t := s.lookup(tableName)
+	if t == nil {
+		s.mu.Unlock()
+		return fail(0, svcerr.New(svcerr.TableNotFound))
+	}
+	// Each operation touches a different entity, so each can be decided
+	// against the tree as it is; nothing changes until all have passed.
+	for i, op := range ops {
+		c, r, err := s.decide(t, op)
+		if err != nil {
+			s.mu.Unlock()
+			return fail(i, err)
+		}
+		changes[i], results[i] = c, r
+	}
+	for _, c := range changes {
+		if c.put {
+			s.tree.Set(item{table: t.id, pk: c.pk, rk: c.rk, enc: c.enc})
+		} else {
+			s.tree.Delete(item{table: t.id, pk: c.pk, rk: c.rk})
+		}
+	}
+	w := s.journalAppend(func() []byte { return encodeWrite(t.id, changes) })
+	s.mu.Unlock()
+	if err := s.wait(w); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// decide works out what one operation changes, checking its preconditions
+// against the current state. Callers hold mu for writing.
+func (s *Store) decide(t *table, op Op) (change, Result, error) {
+	e := op.Entity
+	key := item{table: t.id, pk: e.PartitionKey, rk: e.RowKey}
+	cur, exists := s.tree.Get(key)
+	switch op.Kind {
+	case Insert:
+		if exists {
+			return change{}, Result{}, svcerr.New(svcerr.EntityAlreadyExists)
+		}
+	case Replace, Merge, Delete:
+		if !exists {
+			return change{}, Result{}, svcerr.New(svcerr.ResourceNotFound)
+		}
+		if op.IfMatch != "" && op.IfMatch != "*" && op.IfMatch != ETagOf(encodedTicks(cur.enc)) {
+			return change{}, Result{}, svcerr.New(svcerr.UpdateConditionNotSatisfied)
+		}
+	}
+	if op.Kind == Delete {
+		return change{pk: cur.pk, rk: cur.rk}, Result{}, nil
+	}
+	next := e
+	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
+		old, err := decodeEntity(cur.enc)
+		if err != nil {
+			return change{}, Result{}, svcerr.New(svcerr.InternalError)
+		}
+		next = &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: mergeProperties(old.Properties, e.Properties)}
+		if err := validateEntity(next); err != nil {
+			return change{}, Result{}, err
+		}
+	}
+	// The keys of a new encoding are cloned so the tree never holds on to
+	// a caller's larger buffer through a substring.
+	ticks := s.nextTicks()
+	next.Timestamp = ticks
+	enc := encodeEntity(next, ticks)
+	r := reader{s: enc}
+	_, pk, rk, _ := r.header()
+	return change{put: true, pk: pk, rk: rk, enc: enc}, Result{Entity: next, ETag: ETagOf(ticks)}, nil
+}
+
+// mergeProperties merges two name-sorted property lists; upd wins.
+func mergeProperties(old, upd []Property) []Property {
+	out := make([]Property, 0, len(old)+len(upd))
+	i, j := 0, 0
+	for i < len(old) || j < len(upd) {
+		switch {
+		case j == len(upd) || i < len(old) && old[i].Name < upd[j].Name:
+			out = append(out, old[i])
+			i++
+		case i == len(old) || upd[j].Name < old[i].Name:
+			out = append(out, upd[j])
+			j++
+		default:
+			out = append(out, upd[j])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// encodedTicks reads the Timestamp of a stored encoding.
+func encodedTicks(enc string) int64 {
+	r := reader{s: enc}
+	return int64(r.u64())
+}
+
+// validIfMatch checks the form of an If-Match condition: "*", or an ETag
+// as the service issues them (W/"datetime'…'").
+func validIfMatch(v string) error {
+	if v == "" || v == "*" {
+		return nil
+	}
+	if strings.HasPrefix(v, `W/"`) && strings.HasSuffix(v, `"`) && len(v) > 4 || strings.HasPrefix(v, `"`) && strings.HasSuffix(v, `"`) && len(v) > 1 {
+		return nil
+	}
+	return svcerr.Newf(svcerr.InvalidInput, "The etag value '%s' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.", v)
+}
+
+// writable reports the journal failure that stopped the store, if any.
+// Callers hold mu.
+func (s *Store) writable() error {
+	if s.failed != nil {
+		return svcerr.Newf(svcerr.InternalError, "The store is not accepting writes after a storage failure: %v", s.failed)
+	}
+	return nil
+}
+
+// journalAppend hands a committed mutation to the journal. Callers hold
+// mu for writing, which keeps the journal in commit order.
+func (s *Store) journalAppend(rec func() []byte) Waiter {
+	if s.journal == nil {
+		return nil
+	}
+	return s.journal.Append(rec())
+}
+
+// wait blocks until a mutation is durable. A journal failure stops all
+// later writes: a store that cannot persist must not acknowledge.
+func (s *Store) wait(w Waiter) error {
+	if w == nil {
+		return nil
+	}
+	if err := w.Wait(); err != nil {
+		s.mu.Lock()
+		if s.failed == nil {
+			s.failed = err
+		}
+		s.mu.Unlock()
+		return svcerr.Newf(svcerr.InternalError, "The write could not be made durable: %v", err)
+	}
+	return nil
+}
