@@ -1,0 +1,522 @@
+package main
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The load benchmark: tablelab and Azurite side by side in one run, on
+// loopback, with the same workload, printing throughput, p50/p99 and peak
+// RSS for each and their ratio.
+//
+//	go run ./build bench [-sizes 10000,100000,1000000] [-duration 3s]
+//
+// tablelab runs with -data (every write fsynced); Azurite runs in memory
+// and on disk. Azurite comes from the npm packages of the JS test walk.
+
+type benchTarget struct {
+	name string
+	base string // http://127.0.0.1:PORT/devstoreaccount1
+	cmd  *exec.Cmd
+	dir  string
+}
+
+// peakRSS reads the process's high-water resident set from /proc.
+func (t *benchTarget) peakRSS() int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", t.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			f := strings.Fields(line)
+			if len(f) >= 2 {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+func (t *benchTarget) stop() {
+	if t.cmd != nil && t.cmd.Process != nil {
+		_ = t.cmd.Process.Kill() // only the server this run started
+		_ = t.cmd.Wait()
+	}
+}
+
+func startTarget(name string, args []string, dir string, port int) (*benchTarget, error) {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	t := &benchTarget{name: name, base: "http://" + addr + "/devstoreaccount1", cmd: cmd}
+	if err := waitListening(addr, 60*time.Second); err != nil {
+		t.stop()
+		return nil, fmt.Errorf("%s did not start: %v\n%s", name, err, log.String())
+	}
+	return t, nil
+}
+
+// client signs requests with SharedKeyLite, as the SDKs do, and keeps
+// connections alive.
+type benchClient struct {
+	http *http.Client
+	key  []byte
+}
+
+func newBenchClient() *benchClient {
+	key, _ := base64.StdEncoding.DecodeString(devKey)
+	return &benchClient{key: key, http: &http.Client{
+		Timeout:   120 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64, DisableCompression: true},
+	}}
+}
+
+func (c *benchClient) do(method, rawURL string, body []byte, hdr map[string]string) (int, []byte, http.Header, error) {
+	req, err := http.NewRequest(method, rawURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	date := time.Now().UTC().Format(http.TimeFormat)
+	req.Header.Set("x-ms-date", date)
+	req.Header.Set("x-ms-version", "2019-02-02")
+	req.Header.Set("DataServiceVersion", "3.0")
+	req.Header.Set("Accept", "application/json;odata=nometadata")
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	u, _ := url.Parse(rawURL)
+	resource := "/devstoreaccount1" + u.EscapedPath()
+	if comp := u.Query().Get("comp"); comp != "" {
+		resource += "?comp=" + comp
+	}
+	mac := hmac.New(sha256.New, c.key)
+	mac.Write([]byte(date + "\n" + resource))
+	req.Header.Set("Authorization", "SharedKeyLite devstoreaccount1:"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, resp.Header, err
+}
+
+// benchEntity is a ~1 KiB entity body.
+func benchEntity(pk, rk string, i int) []byte {
+	return []byte(fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"Name":"Customer %d","Email":"customer%d@example.com","Cat":%d,"Score":%d.5,"Active":true,"Big":"%d","Big@odata.type":"Edm.Int64","Notes":%q}`,
+		pk, rk, i, i, i%50, i%1000, int64(i)*1000003, strings.Repeat("lorem ipsum dolor ", 45)))
+}
+
+func partitionOf(i int) string { return fmt.Sprintf("p%04d", i/1000) }
+func rowOf(i int) string       { return fmt.Sprintf("r%07d", i) }
+
+// result is one measured line.
+type result struct {
+	ops      int
+	entities int
+	elapsed  time.Duration
+	lats     []time.Duration
+	errs     int
+	note     string
+}
+
+func (r result) throughput() float64 {
+	if r.elapsed <= 0 {
+		return 0
+	}
+	n := r.ops
+	if r.entities > 0 {
+		n = r.entities
+	}
+	return float64(n) / r.elapsed.Seconds()
+}
+
+func (r result) pct(p float64) time.Duration {
+	if len(r.lats) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), r.lats...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[int(p*float64(len(s)-1))]
+}
+
+// measure runs fn from conc goroutines until the duration has passed (or
+// maxOps operations are done), timing each call.
+func measure(conc int, dur time.Duration, maxOps int, fn func(worker, seq int) (entities int, err error)) result {
+	var mu sync.Mutex
+	var res result
+	var count atomic.Int64
+	start := time.Now()
+	deadline := start.Add(dur)
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var lats []time.Duration
+			ents, errs := 0, 0
+			for seq := 0; time.Now().Before(deadline); seq++ {
+				if maxOps > 0 && int(count.Add(1)) > maxOps {
+					break
+				}
+				t0 := time.Now()
+				n, err := fn(w, seq)
+				lats = append(lats, time.Since(t0))
+				ents += n
+				if err != nil {
+					errs++
+					if errs > 20 {
+						break
+					}
+				}
+			}
+			mu.Lock()
+			res.lats = append(res.lats, lats...)
+			res.ops += len(lats)
+			res.entities += ents
+			res.errs += errs
+			mu.Unlock()
+		}(w)
+	}
+	wg.Wait()
+	res.elapsed = time.Since(start)
+	return res
+}
+
+func batchBodyFor(base, table string, pk string, from, n int) (string, []byte) {
+	var b bytes.Buffer
+	b.WriteString("--batch_b\r\nContent-Type: multipart/mixed; boundary=changeset_c\r\n\r\n")
+	for i := from; i < from+n; i++ {
+		b.WriteString("--changeset_c\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
+		fmt.Fprintf(&b, "POST %s/%s HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json;odata=nometadata\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n", base, table)
+		b.Write(benchEntity(pk, rowOf(i), i))
+		b.WriteString("\r\n")
+	}
+	b.WriteString("--changeset_c--\r\n--batch_b--\r\n")
+	return "multipart/mixed; boundary=batch_b", b.Bytes()
+}
+
+// load fills a table with n entities in partitions of 1,000, by batches.
+func load(c *benchClient, t *benchTarget, table string, n int) error {
+	if code, body, _, err := c.do("POST", t.base+"/Tables", []byte(`{"TableName":"`+table+`"}`), nil); err != nil || code/100 != 2 {
+		return fmt.Errorf("create table: %d %s %v", code, body, err)
+	}
+	var next atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(100)) - 100
+				if i >= n || firstErr.Load() != nil {
+					return
+				}
+				ct, body := batchBodyFor(t.base, table, partitionOf(i), i, min(100, n-i))
+				code, rb, _, err := c.do("POST", t.base+"/$batch", body, map[string]string{"Content-Type": ct})
+				if err != nil || code != 202 || bytes.Contains(rb, []byte("odata.error")) {
+					firstErr.Store(fmt.Sprintf("batch at %d: %d %v %.200s", i, code, err, rb))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		return fmt.Errorf("%v", e)
+	}
+	return nil
+}
+
+type benchLine struct {
+	name string
+	run  func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result
+}
+
+func pointRead(conc int) func(*benchClient, *benchTarget, string, int, time.Duration) result {
+	return func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		return measure(conc, dur, 0, func(w, seq int) (int, error) {
+			i := rand.IntN(size)
+			code, _, _, err := c.do("GET", fmt.Sprintf("%s/%s(PartitionKey='%s',RowKey='%s')", t.base, table, partitionOf(i), rowOf(i)), nil, nil)
+			if err == nil && code != 200 {
+				err = fmt.Errorf("status %d", code)
+			}
+			return 1, err
+		})
+	}
+}
+
+func insert(conc int) func(*benchClient, *benchTarget, string, int, time.Duration) result {
+	return func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		tag := rand.IntN(1 << 30)
+		return measure(conc, dur, 0, func(w, seq int) (int, error) {
+			pk := fmt.Sprintf("ins%d", w)
+			code, _, _, err := c.do("POST", t.base+"/"+table, benchEntity(pk, fmt.Sprintf("%d-%08d", tag, seq), seq), map[string]string{"Prefer": "return-no-content"})
+			if err == nil && code != 204 {
+				err = fmt.Errorf("status %d", code)
+			}
+			return 1, err
+		})
+	}
+}
+
+var benchLines = []benchLine{
+	{"insert c1", insert(1)},
+	{"insert c16", insert(16)},
+	{"point read c1", pointRead(1)},
+	{"point read c16", pointRead(16)},
+	{"merge c16", func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		return measure(16, dur, 0, func(w, seq int) (int, error) {
+			i := rand.IntN(size)
+			code, _, _, err := c.do("PATCH", fmt.Sprintf("%s/%s(PartitionKey='%s',RowKey='%s')", t.base, table, partitionOf(i), rowOf(i)),
+				[]byte(fmt.Sprintf(`{"Visits":%d}`, seq)), map[string]string{"If-Match": "*"})
+			if err == nil && code != 204 {
+				err = fmt.Errorf("status %d", code)
+			}
+			return 1, err
+		})
+	}},
+	{"partition query 1,000 c1", func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		return measure(1, dur, 0, func(w, seq int) (int, error) {
+			p := partitionOf(rand.IntN(size))
+			code, body, _, err := c.do("GET", t.base+"/"+table+"()?$filter="+url.QueryEscape("PartitionKey eq '"+p+"'"), nil, nil)
+			if err == nil && code != 200 {
+				err = fmt.Errorf("status %d", code)
+			}
+			return bytes.Count(body, []byte(`"RowKey"`)), err
+		})
+	}},
+	{"filtered scan of 20,000 c1", func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		// The first 20 partitions (20,000 entities, or all of a smaller
+		// table), filtered on a property that is not a key.
+		f := url.QueryEscape("PartitionKey lt 'p0020' and Cat eq 7")
+		return measure(1, dur, 0, func(w, seq int) (int, error) {
+			n, err := pagedScan(c, t.base+"/"+table+"()?$filter="+f)
+			return n, err
+		})
+	}},
+	{"full paged scan c1", func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		// One scan of the whole table, entities/s; cut off after 30 s.
+		cut := false
+		r := measure(1, dur, 1, func(w, seq int) (int, error) {
+			n, err := pagedScanUntil(c, t.base+"/"+table+"()", time.Now().Add(30*time.Second))
+			cut = n < size
+			return n, err
+		})
+		r.note = fmt.Sprintf("(entities/s over %d)", size)
+		if cut {
+			r.note = fmt.Sprintf("(entities/s; cut off after 30 s before reaching %d)", size)
+		}
+		return r
+	}},
+	{"100-op batch c1 (entities/s)", func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+		tag := rand.IntN(1 << 30)
+		return measure(1, dur, 0, func(w, seq int) (int, error) {
+			ct, body := batchBodyFor(t.base, table, fmt.Sprintf("bat%d-%d", tag, seq), 0, 100)
+			code, rb, _, err := c.do("POST", t.base+"/$batch", body, map[string]string{"Content-Type": ct})
+			if err == nil && (code != 202 || bytes.Contains(rb, []byte("odata.error"))) {
+				err = fmt.Errorf("status %d", code)
+			}
+			return 100, err
+		})
+	}},
+}
+
+// pagedScan follows continuation to the end and counts the entities.
+func pagedScan(c *benchClient, u string) (int, error) {
+	return pagedScanUntil(c, u, time.Time{})
+}
+
+// pagedScanUntil is pagedScan that gives up after the deadline.
+func pagedScanUntil(c *benchClient, u string, deadline time.Time) (int, error) {
+	n := 0
+	next := ""
+	for {
+		sep := "?"
+		if strings.Contains(u, "?") {
+			sep = "&"
+		}
+		code, body, hdr, err := c.do("GET", u+next, nil, nil)
+		if err != nil {
+			return n, err
+		}
+		if code != 200 {
+			return n, fmt.Errorf("status %d", code)
+		}
+		n += bytes.Count(body, []byte(`"RowKey"`))
+		npk := hdr.Get("x-ms-continuation-NextPartitionKey")
+		if npk == "" || !deadline.IsZero() && time.Now().After(deadline) {
+			return n, nil
+		}
+		next = sep + "NextPartitionKey=" + url.QueryEscape(npk) + "&NextRowKey=" + url.QueryEscape(hdr.Get("x-ms-continuation-NextRowKey"))
+	}
+}
+
+func runBench(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	sizesFlag := fs.String("sizes", "10000,100000,1000000", "table sizes")
+	dur := fs.Duration("duration", 3*time.Second, "time per line")
+	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk", "targets to run")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "tablelab-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "tablelab")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir, build.Stderr = root, os.Stderr
+	if err := build.Run(); err != nil {
+		return err
+	}
+	azurite := filepath.Join(root, jsDir, "node_modules", ".bin", "azurite-table")
+	var sizes []int
+	for _, s := range strings.Split(*sizesFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return err
+		}
+		sizes = append(sizes, n)
+	}
+	fsyncBound := measureFsync(tmp)
+	fmt.Printf("fsync bound here: a 1 KiB write + fdatasync takes %s → at most %.0f sequential durable writes/s\n", fsyncBound.Round(time.Microsecond), 1/fsyncBound.Seconds())
+
+	type row struct {
+		line   string
+		size   int
+		target string
+		res    result
+	}
+	var rows []row
+	peak := map[string]int64{}
+	for _, size := range sizes {
+		for _, tname := range strings.Split(*targetsFlag, ",") {
+			port, err := freePort()
+			if err != nil {
+				return err
+			}
+			var t *benchTarget
+			switch tname {
+			case "tablelab":
+				t, err = startTarget(tname, []string{bin, "-table-addr", fmt.Sprintf("127.0.0.1:%d", port), "-data", filepath.Join(tmp, fmt.Sprintf("data-%d", size)), "-quiet"}, tmp, port)
+			case "azurite-memory":
+				t, err = startTarget(tname, []string{azurite, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port), "--inMemoryPersistence", "--disableTelemetry", "--silent"}, tmp, port)
+			case "azurite-disk":
+				loc := filepath.Join(tmp, fmt.Sprintf("azurite-%d", size))
+				_ = os.MkdirAll(loc, 0o755)
+				t, err = startTarget(tname, []string{azurite, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port), "--location", loc, "--disableTelemetry", "--silent"}, tmp, port)
+			default:
+				return fmt.Errorf("unknown target %q", tname)
+			}
+			if err != nil {
+				return err
+			}
+			c := newBenchClient()
+			table := fmt.Sprintf("bench%d", size)
+			start := time.Now()
+			if err := load(c, t, table, size); err != nil {
+				fmt.Printf("%s at %d entities: load failed: %v\n", tname, size, err)
+				t.stop()
+				rows = append(rows, row{"load", size, tname, result{note: "load failed: " + firstLine(err.Error())}})
+				continue
+			}
+			fmt.Printf("%s: loaded %d entities in %s\n", tname, size, time.Since(start).Round(time.Millisecond))
+			for _, l := range benchLines {
+				r := l.run(c, t, table, size, *dur)
+				fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note)
+				rows = append(rows, row{l.name, size, tname, r})
+			}
+			key := fmt.Sprintf("%s@%d", tname, size)
+			peak[key] = t.peakRSS()
+			fmt.Printf("  peak RSS %s: %d MiB\n", key, peak[key]>>20)
+			t.stop()
+		}
+	}
+
+	// The table: tablelab against Azurite in memory, as ratios.
+	fmt.Printf("\n| size | line | tablelab /s | p50 | p99 | azurite-mem /s | p50 | p99 | throughput × | p99 ratio |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	find := func(line string, size int, target string) (result, bool) {
+		for _, r := range rows {
+			if r.line == line && r.size == size && r.target == target {
+				return r.res, true
+			}
+		}
+		return result{}, false
+	}
+	for _, size := range sizes {
+		for _, l := range benchLines {
+			a, ok1 := find(l.name, size, "tablelab")
+			b, ok2 := find(l.name, size, "azurite-memory")
+			if !ok1 {
+				continue
+			}
+			bt, bp50, bp99, ratio, p99r := "n/a", "", "", "", ""
+			if ok2 && b.ops > 0 {
+				bt = fmt.Sprintf("%.0f", b.throughput())
+				bp50, bp99 = b.pct(0.5).Round(time.Microsecond).String(), b.pct(0.99).Round(time.Microsecond).String()
+				ratio = fmt.Sprintf("%.1f×", a.throughput()/b.throughput())
+				p99r = fmt.Sprintf("%.2f", float64(a.pct(0.99))/float64(b.pct(0.99)))
+			}
+			fmt.Printf("| %d | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", size, l.name, a.throughput(), a.pct(0.5).Round(time.Microsecond), a.pct(0.99).Round(time.Microsecond), bt, bp50, bp99, ratio, p99r)
+		}
+		fmt.Printf("| %d | peak RSS | %d MiB | | | %d MiB | | | | %.2f of Azurite |\n", size, peak[fmt.Sprintf("tablelab@%d", size)]>>20, peak[fmt.Sprintf("azurite-memory@%d", size)]>>20,
+			float64(peak[fmt.Sprintf("tablelab@%d", size)])/float64(max(1, peak[fmt.Sprintf("azurite-memory@%d", size)])))
+	}
+	fmt.Printf("\nfsync bound: %.0f writes/s (1 KiB write + fdatasync = %s)\n", 1/fsyncBound.Seconds(), fsyncBound.Round(time.Microsecond))
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// measureFsync times a 1 KiB append + fdatasync on this disk: the bound on
+// sequential durable writes.
+func measureFsync(dir string) time.Duration {
+	f, err := os.Create(filepath.Join(dir, "fsync-probe"))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	buf := make([]byte, 1024)
+	const n = 500
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		_, _ = f.Write(buf)
+		_ = fdatasync(f)
+	}
+	return time.Since(start) / n
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCrashRecovery runs the real server binary under a concurrent write
+// load, kills it with SIGKILL at a random moment, restarts it on the same
+// directory and checks that every acknowledged write is there, that no
+// batch is partly there, and that nothing unknown is. The server is run
+// with a tiny compaction threshold, so kills also land during snapshots.
+// TABLELAB_CRASH_ROUNDS sets the number of rounds (default 3).
+func TestCrashRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test runs the server binary; skipped with -short")
+	}
+	rounds := 3
+	if v := os.Getenv("TABLELAB_CRASH_ROUNDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds = n
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tablelab")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	m := newModel()
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	for round := 0; round < rounds; round++ {
+		srv := startCrashServer(t, bin, data)
+		if round == 0 {
+			if code, body := srv.do("POST", "/Tables", `{"TableName":"crash"}`, nil); code != 201 {
+				t.Fatalf("create table: %d %s", code, body)
+			}
+		}
+		// Check state left by the previous round's kill.
+		m.verify(t, srv, round)
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for c := 0; c < 8; c++ {
+			wg.Add(1)
+			go func(c int) {
+				defer wg.Done()
+				m.client(srv, c, round, stop)
+			}(c)
+		}
+		time.Sleep(time.Duration(100+rng.IntN(900)) * time.Millisecond)
+		srv.kill()
+		close(stop)
+		wg.Wait()
+		t.Logf("round %d: %d acknowledged writes so far", round, m.acked())
+	}
+	srv := startCrashServer(t, bin, data)
+	m.verify(t, srv, rounds)
+	srv.kill()
+	if m.acked() == 0 {
+		t.Fatal("no write was acknowledged: the load never ran")
+	}
+}
+
+type crashServer struct {
+	cmd    *exec.Cmd
+	base   string
+	client *http.Client
+	log    *bytes.Buffer
+}
+
+func startCrashServer(t *testing.T, bin, data string) *crashServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var log bytes.Buffer
+	cmd := exec.Command(bin, "-table-addr", addr, "-data", data, "-loose", "-quiet", "-compact-bytes", "65536")
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &crashServer{cmd: cmd, base: "http://" + addr + "/devstoreaccount1", log: &log,
+		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("server did not start:\n%s", log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return s
+}
+
+func (s *crashServer) kill() {
+	_ = s.cmd.Process.Signal(syscall.SIGKILL) // only the process this test started
+	_ = s.cmd.Wait()
+}
+
+func (s *crashServer) do(method, path, body string, hdr map[string]string) (int, string) {
+	code, b, _ := s.doH(method, path, body, hdr)
+	return code, b
+}
+
+func (s *crashServer) doH(method, path, body string, hdr map[string]string) (int, string, http.Header) {
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, err.Error(), nil
+	}
+	req.Header.Set("Accept", "application/json;odata=nometadata")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("x-ms-version", "2019-02-02")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, err.Error(), nil
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// model is what the clients know of the table: for each key the value it
+// must have (or its absence), and for each client the one write it may
+// have had in flight at the kill, which may or may not have landed.
+type model struct {
+	mu       sync.Mutex
+	want     map[string]int // RowKey → value V; absent = must not exist
+	inflight map[int][]pending
+	count    int
+}
+
+type pending struct {
+	rk string
+	v  int // -1: a delete
+}
+
+func newModel() *model {
+	return &model{want: map[string]int{}, inflight: map[int][]pending{}}
+}
+
+func (m *model) acked() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.count
+}
+
+// client runs one client's sequential load: inserts, merges, deletes and
+// 10-operation batches, on its own partition.
+func (m *model) client(s *crashServer, c, round int, stop chan struct{}) {
+	rng := rand.New(rand.NewPCG(uint64(c), uint64(round)))
+	pk := fmt.Sprintf("c%d", c)
+	seq := 0
+	var mine []string
+	m.mu.Lock()
+	for rk := range m.want {
+		if strings.HasPrefix(rk, pk+"-") {
+			mine = append(mine, rk)
+		}
+	}
+	m.mu.Unlock()
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		seq++
+		v := round*1_000_000 + seq
+		var ops []pending
+		var code int
+		switch op := rng.IntN(10); {
+		case op < 4 || len(mine) == 0: // insert
+			rk := fmt.Sprintf("%s-%d-%d", pk, round, seq)
+			ops = []pending{{rk, v}}
+			m.begin(c, ops)
+			code, _ = s.do("POST", "/crash", fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"V":%d}`, pk, rk, v), map[string]string{"Prefer": "return-no-content"})
+			if code == 204 {
+				mine = append(mine, rk)
+			}
+		case op < 6: // merge
+			rk := mine[rng.IntN(len(mine))]
+			ops = []pending{{rk, v}}
+			m.begin(c, ops)
+			code, _ = s.do("PATCH", fmt.Sprintf("/crash(PartitionKey='%s',RowKey='%s')", pk, rk), fmt.Sprintf(`{"V":%d}`, v), map[string]string{"If-Match": "*"})
+		case op < 8: // delete
+			i := rng.IntN(len(mine))
+			rk := mine[i]
+			ops = []pending{{rk, -1}}
+			m.begin(c, ops)
+			code, _ = s.do("DELETE", fmt.Sprintf("/crash(PartitionKey='%s',RowKey='%s')", pk, rk), "", map[string]string{"If-Match": "*"})
+			if code == 204 {
+				mine = append(mine[:i], mine[i+1:]...)
+			}
+		default: // a batch of 10 inserts
+			for j := 0; j < 10; j++ {
+				ops = append(ops, pending{fmt.Sprintf("%s-%d-%d-b%d", pk, round, seq, j), v})
+			}
+			m.begin(c, ops)
+			var code2 int
+			code2, body := s.do("POST", "/$batch", batchBody(pk, ops), map[string]string{"Content-Type": "multipart/mixed; boundary=batch_crash"})
+			if code2 == 202 && strings.Contains(body, "204 No Content") {
+				code = 204
+				for _, o := range ops {
+					mine = append(mine, o.rk)
+				}
+			}
+		}
+		if code >= 200 && code < 300 {
+			m.commit(c, ops)
+		} else if code != 0 {
+			// Refused by the server (not a crash): the write did not happen.
+			m.abort(c)
+		} else {
+			return // connection lost: the server is gone; leave it in flight
+		}
+	}
+}
+
+func (m *model) begin(c int, ops []pending) {
+	m.mu.Lock()
+	m.inflight[c] = ops
+	m.mu.Unlock()
+}
+
+func (m *model) abort(c int) {
+	m.mu.Lock()
+	delete(m.inflight, c)
+	m.mu.Unlock()
+}
+
+func (m *model) commit(c int, ops []pending) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range ops {
+		if o.v < 0 {
+			delete(m.want, o.rk)
+		} else {
+			m.want[o.rk] = o.v
+		}
+	}
+	delete(m.inflight, c)
+	m.count++
+}
+
+func batchBody(pk string, ops []pending) string {
+	var b strings.Builder
+	b.WriteString("--batch_crash\r\nContent-Type: multipart/mixed; boundary=changeset_crash\r\n\r\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "--changeset_crash\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
+		fmt.Fprintf(&b, "POST http://127.0.0.1/devstoreaccount1/crash HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json;odata=nometadata\r\nPrefer: return-no-content\r\n\r\n")
+		fmt.Fprintf(&b, `{"PartitionKey":%q,"RowKey":%q,"V":%d}`+"\r\n", pk, o.rk, o.v)
+	}
+	b.WriteString("--changeset_crash--\r\n--batch_crash--\r\n")
+	return b.String()
+}
+
+// verify reads the whole table back and checks it against the model, then
+// settles every in-flight write according to what the server kept.
+func (m *model) verify(t *testing.T, s *crashServer, round int) {
+	t.Helper()
+	got := map[string]int{}
+	next := ""
+	for {
+		code, body, hdr := s.doH("GET", "/crash()"+next, "", nil)
+		if code != 200 {
+			t.Fatalf("round %d: query: %d %s\n%s", round, code, body, s.log.String())
+		}
+		var page struct {
+			Value []struct {
+				RowKey string
+				V      int
+			} `json:"value"`
+		}
+		if err := json.Unmarshal([]byte(body), &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range page.Value {
+			got[e.RowKey] = e.V
+		}
+		npk, nrk := hdr.Get("x-ms-continuation-NextPartitionKey"), hdr.Get("x-ms-continuation-NextRowKey")
+		if npk == "" {
+			break
+		}
+		next = "?NextPartitionKey=" + url.QueryEscape(npk) + "&NextRowKey=" + url.QueryEscape(nrk)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	uncertain := map[string]bool{}
+	for c, ops := range m.inflight {
+		landed := 0
+		for _, o := range ops {
+			uncertain[o.rk] = true
+			v, ok := got[o.rk]
+			old, hadOld := m.want[o.rk]
+			switch {
+			case o.v < 0 && !ok || o.v >= 0 && ok && v == o.v:
+				landed++
+			case ok != hadOld || ok && v != old:
+				t.Fatalf("round %d: %s is neither as before nor as written (V=%d, present %v)", round, o.rk, v, ok)
+			}
+		}
+		if len(ops) > 1 && landed != 0 && landed != len(ops) {
+			t.Fatalf("round %d: client %d: a batch is partly there (%d of %d)", round, c, landed, len(ops))
+		}
+		if landed == len(ops) {
+			for _, o := range ops {
+				if o.v < 0 {
+					delete(m.want, o.rk)
+				} else {
+					m.want[o.rk] = o.v
+				}
+			}
+		}
+	}
+	for rk, v := range m.want {
+		if g, ok := got[rk]; !ok && !uncertain[rk] {
+			t.Fatalf("round %d: acknowledged entity %s lost", round, rk)
+		} else if ok && g != v && !uncertain[rk] {
+			t.Fatalf("round %d: %s has V=%d, acknowledged V=%d", round, rk, g, v)
+		}
+	}
+	for rk := range got {
+		if _, ok := m.want[rk]; !ok && !uncertain[rk] {
+			t.Fatalf("round %d: unknown entity %s", round, rk)
+		}
+	}
+	// Re-read the settled state: what the server holds is the truth now.
+	m.want = got
+	m.inflight = map[int][]pending{}
+}

@@ -1,0 +1,176 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/batchwire"
+	"github.com/tablelab/tablelab/engine/jsonwire"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// batchOp is one parsed operation of a change set.
+type batchOp struct {
+	op        engine.Op
+	table     string
+	contentID string
+	noContent bool // an insert that asked for no content back
+}
+
+// batch answers an entity group transaction. Errors in the envelope
+// itself are ordinary error responses; an operation that fails is
+// answered, as the service does, with 202 and one part carrying the error
+// and the operation's index, and nothing is applied.
+func (c *call) batch() error {
+	b, err := batchwire.Parse(c.req.Header.Get("Content-Type"), c.req.Body)
+	if err != nil {
+		return err
+	}
+	if b.Query {
+		return svcerr.Newf(svcerr.NotImplemented, "A batch holding a query is not supported; send the query on its own.")
+	}
+	ops := make([]batchOp, len(b.Requests))
+	var table string
+	for i, sub := range b.Requests {
+		op, err := c.parseBatchOp(sub)
+		if err == nil && i > 0 && !strings.EqualFold(op.table, table) {
+			err = svcerr.Newf(svcerr.InvalidInput, "All operations of a batch must be on the same table.")
+		}
+		if err != nil {
+			return c.batchFailure(b, i, err)
+		}
+		if i == 0 {
+			table = op.table
+		}
+		ops[i] = op
+	}
+	engineOps := make([]engine.Op, len(ops))
+	for i := range ops {
+		engineOps[i] = ops[i].op
+	}
+	results, err := c.s.store.Batch(table, engineOps)
+	if err != nil {
+		e := svcerr.From(err)
+		i := e.Index
+		if i < 0 {
+			i = 0
+		}
+		return c.batchFailure(b, i, e)
+	}
+	name, _ := c.s.store.TableExists(table)
+	parts := make([]batchwire.Response, len(ops))
+	for i, op := range ops {
+		p := batchwire.Response{Status: 204, ContentID: op.contentID}
+		p.Header = append(p.Header, batchwire.Field{Name: "X-Content-Type-Options", Value: "nosniff"},
+			batchwire.Field{Name: "Cache-Control", Value: "no-cache"})
+		e := op.op.Entity
+		switch op.op.Kind {
+		case engine.Insert:
+			loc := c.rt.base + "/" + entityPath(name, e.PartitionKey, e.RowKey)
+			if op.noContent {
+				p.Header = append(p.Header, batchwire.Field{Name: "Preference-Applied", Value: "return-no-content"})
+			}
+			p.Header = append(p.Header, batchwire.Field{Name: "DataServiceVersion", Value: "3.0;"},
+				batchwire.Field{Name: "Location", Value: loc})
+			if op.noContent {
+				p.Header = append(p.Header, batchwire.Field{Name: "DataServiceId", Value: loc})
+			}
+			p.Header = append(p.Header, batchwire.Field{Name: "ETag", Value: results[i].ETag})
+			if !op.noContent {
+				p.Status = 201
+				p.Header = append(p.Header, batchwire.Field{Name: "Content-Type", Value: c.format.ContentType()})
+				p.Body = jsonwire.AppendEntity(nil, results[i].Entity, c.jsonOptions(name))
+			}
+		case engine.Delete:
+			p.Header = append(p.Header, batchwire.Field{Name: "DataServiceVersion", Value: "1.0;"})
+		default:
+			p.Header = append(p.Header, batchwire.Field{Name: "DataServiceVersion", Value: "1.0;"},
+				batchwire.Field{Name: "ETag", Value: results[i].ETag})
+		}
+		parts[i] = p
+	}
+	c.writeBatch(parts)
+	return nil
+}
+
+// parseBatchOp reads one operation of a change set and checks that the
+// caller may perform it.
+func (c *call) parseBatchOp(sub batchwire.Request) (batchOp, error) {
+	target, host := sub.URL, c.req.Host
+	if i := strings.Index(target, "://"); i >= 0 {
+		rest := target[i+3:]
+		slash := strings.IndexByte(rest, '/')
+		if slash < 0 {
+			return batchOp{}, svcerr.New(svcerr.InvalidURI)
+		}
+		host, target = rest[:slash], rest[slash:]
+	}
+	rt, err := parseRoute(&Request{Target: target, Host: host, Scheme: c.req.Scheme})
+	if err != nil {
+		return batchOp{}, err
+	}
+	if !strings.EqualFold(rt.account, c.rt.account) {
+		return batchOp{}, svcerr.Newf(svcerr.InvalidInput, "An operation of the batch addresses another account.")
+	}
+	out := batchOp{table: rt.table, contentID: sub.ContentID}
+	method := sub.Method
+	switch {
+	case rt.kind == resEntities && method == "POST":
+		e, keys, err := decodeBody(sub.Body)
+		if err != nil {
+			return out, err
+		}
+		if !keys.PartitionKey || !keys.RowKey {
+			return out, svcerr.New(svcerr.PropertiesNeedValue)
+		}
+		out.op = engine.Op{Kind: engine.Insert, Entity: e}
+		out.noContent = strings.TrimSpace(sub.Get("Prefer")) == "return-no-content"
+		return out, c.grant.Check(auth.Add, rt.table, e.PartitionKey, e.RowKey)
+	case rt.kind == resEntity && (method == "PUT" || method == "PATCH" || method == "MERGE" || method == "DELETE"):
+		ifMatch := sub.Get("If-Match")
+		hasIfMatch := ifMatch != ""
+		kind, perm, more := entityOp(method, ifMatch, hasIfMatch)
+		e := &engine.Entity{PartitionKey: rt.pk, RowKey: rt.rk}
+		if kind != engine.Delete {
+			body, _, err := decodeBody(sub.Body)
+			if err != nil {
+				return out, err
+			}
+			e.Properties = body.Properties
+		}
+		out.op = engine.Op{Kind: kind, Entity: e, IfMatch: ifMatch}
+		for _, p := range append([]auth.Permission{perm}, more...) {
+			if err := c.grant.Check(p, rt.table, rt.pk, rt.rk); err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	}
+	return out, svcerr.Newf(svcerr.InvalidInput, "The batch operation %s %s is not supported.", method, sub.URL)
+}
+
+// batchFailure answers a batch whose operation i failed.
+func (c *call) batchFailure(b *batchwire.Batch, i int, err error) error {
+	e := svcerr.From(err).AtIndex(i)
+	p := batchwire.Response{Status: e.Status()}
+	if i < len(b.Requests) {
+		p.ContentID = b.Requests[i].ContentID
+	}
+	p.Header = []batchwire.Field{
+		{Name: "X-Content-Type-Options", Value: "nosniff"},
+		{Name: "Cache-Control", Value: "no-cache"},
+		{Name: "DataServiceVersion", Value: "3.0;"},
+		{Name: "Content-Type", Value: jsonwire.MinimalMetadata.ContentType()},
+	}
+	p.Body = jsonwire.AppendError(nil, e, c.id, c.now)
+	c.writeBatch([]batchwire.Response{p})
+	return nil
+}
+
+func (c *call) writeBatch(parts []batchwire.Response) {
+	bb, cb := "batchresponse_"+c.s.newID(), "changesetresponse_"+c.s.newID()
+	c.resp.Status = 202
+	c.resp.Header.Set("Content-Type", "multipart/mixed; boundary="+bb)
+	c.resp.Body = batchwire.WriteResponse(nil, bb, cb, parts)
+}

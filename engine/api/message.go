@@ -1,0 +1,81 @@
+package api
+
+import "strings"
+
+// Header is a set of HTTP header fields. Names are matched without regard
+// to case, as HTTP requires and as the SDKs need (Go sends "X-Ms-Date",
+// JS "x-ms-date"); each name holds one value, which is all the protocol
+// uses.
+type Header struct {
+	keys   []string // lower-cased, for lookup
+	names  []string // as first set, for output
+	values []string
+}
+
+func (h *Header) index(name string) int {
+	for i, k := range h.keys {
+		if len(k) == len(name) && strings.EqualFold(k, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of the named field, or "".
+func (h *Header) Get(name string) string {
+	if i := h.index(name); i >= 0 {
+		return h.values[i]
+	}
+	return ""
+}
+
+// Has reports whether the named field is present, even if empty.
+func (h *Header) Has(name string) bool { return h.index(name) >= 0 }
+
+// Set sets the named field, replacing any value it had.
+func (h *Header) Set(name, value string) {
+	if i := h.index(name); i >= 0 {
+		h.values[i] = value
+		return
+	}
+	h.keys = append(h.keys, strings.ToLower(name))
+	h.names = append(h.names, name)
+	h.values = append(h.values, value)
+}
+
+// Each calls fn for every field in the order they were set.
+func (h *Header) Each(fn func(name, value string)) {
+	for i, n := range h.names {
+		fn(n, h.values[i])
+	}
+}
+
+// Len returns the number of fields.
+func (h *Header) Len() int { return len(h.names) }
+
+// Request is one HTTP request to the Table service, as a value: hosts
+// build it from whatever they receive (net/http, a Worker's fetch event, a
+// browser's postMessage) and the protocol needs nothing else.
+type Request struct {
+	Method string
+	// Target is the request target exactly as received: the escaped path
+	// and the raw query, e.g. "/devstoreaccount1/t(PartitionKey='a',RowKey='b')?$select=X".
+	// The escaping matters: SharedKey signatures cover the path as sent.
+	Target string
+	// Host is the Host header, which selects the account in host-style
+	// addressing (account.table.example.com).
+	Host string
+	// Scheme is "http" or "https"; SAS tokens may demand https.
+	Scheme string
+	// RemoteIP is the client's address, checked against SAS IP ranges.
+	RemoteIP string
+	Header   Header
+	Body     []byte
+}
+
+// Response is the protocol's answer to a Request.
+type Response struct {
+	Status int
+	Header Header
+	Body   []byte
+}

@@ -1,0 +1,219 @@
+package api
+
+import (
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// resourceKind is what a request path addresses.
+type resourceKind uint8
+
+const (
+	resService  resourceKind = iota + 1 // the account itself: ?restype=service
+	resTables                           // Tables, Tables()
+	resTable                            // Tables('name')
+	resBatch                            // $batch
+	resEntities                         // name, name()
+	resEntity                           // name(PartitionKey='…',RowKey='…')
+)
+
+// route is a parsed request path.
+type route struct {
+	account string
+	// rawPath is the path as sent, percent-escapes intact, for signatures.
+	rawPath string
+	// base is the URL prefix the account's resources hang off, used in
+	// Location headers and odata.id: http://127.0.0.1:10002/devstoreaccount1.
+	base   string
+	kind   resourceKind
+	table  string
+	pk, rk string
+	query  url.Values
+	// rawQuery is the query string as sent.
+	rawQuery string
+}
+
+// pathStyleHost reports whether requests to host name the account in the
+// first path segment (the emulator's addressing) rather than in the first
+// label of the host name (the service's).
+func pathStyleHost(host string) bool {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.Trim(h, "[]")
+	if h == "" || net.ParseIP(h) != nil || !strings.Contains(h, ".") {
+		return true // an IP address, localhost or a bare host name
+	}
+	return false
+}
+
+// parseRoute splits a request target into account and resource.
+func parseRoute(r *Request) (*route, error) {
+	target := r.Target
+	rawPath, rawQuery, _ := strings.Cut(target, "?")
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, svcerr.Newf(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: %v", err)
+	}
+	rt := &route{rawPath: rawPath, query: q, rawQuery: rawQuery}
+	scheme := r.Scheme
+	if scheme == "" {
+		scheme = "http"
+	}
+	rest := strings.TrimPrefix(rawPath, "/")
+	if pathStyleHost(r.Host) {
+		acct, after, _ := strings.Cut(rest, "/")
+		rt.account, rest = acct, after
+		rt.base = scheme + "://" + r.Host + "/" + acct
+	} else {
+		rt.account, _, _ = strings.Cut(r.Host, ".")
+		rt.base = scheme + "://" + r.Host
+	}
+	if rt.account == "" {
+		return nil, svcerr.New(svcerr.InvalidURI)
+	}
+	if err := rt.parseResource(rest); err != nil {
+		return nil, err
+	}
+	return rt, nil
+}
+
+// parseResource reads the resource part of the path: the text after the
+// account. Escapes are decoded only after the path is split on literal
+// slashes, so a %2F inside a key stays inside the key.
+func (rt *route) parseResource(raw string) error {
+	if raw == "" {
+		rt.kind = resService
+		return nil
+	}
+	if strings.Contains(strings.TrimSuffix(raw, "/"), "/") {
+		return svcerr.New(svcerr.InvalidURI)
+	}
+	raw = strings.TrimSuffix(raw, "/")
+	seg, err := url.PathUnescape(raw)
+	if err != nil {
+		return svcerr.Newf(svcerr.InvalidURI, "The request URI is not valid: %v", err)
+	}
+	switch {
+	case seg == "$batch":
+		rt.kind = resBatch
+		return nil
+	case seg == "Tables" || seg == "Tables()":
+		rt.kind = resTables
+		return nil
+	case strings.HasPrefix(seg, "Tables(") && strings.HasSuffix(seg, ")"):
+		name, ok := unquote(strings.TrimSpace(seg[len("Tables(") : len(seg)-1]))
+		if !ok {
+			return svcerr.New(svcerr.InvalidInput)
+		}
+		rt.kind, rt.table = resTable, name
+		return nil
+	}
+	table, keys, ok := strings.Cut(seg, "(")
+	rt.table = table
+	if !ok {
+		rt.kind = resEntities
+		return nil
+	}
+	if !strings.HasSuffix(keys, ")") {
+		return svcerr.New(svcerr.InvalidURI)
+	}
+	keys = strings.TrimSpace(keys[:len(keys)-1])
+	if keys == "" {
+		rt.kind = resEntities
+		return nil
+	}
+	pk, rk, err := parseKeyPredicate(keys)
+	if err != nil {
+		return err
+	}
+	rt.kind, rt.pk, rt.rk = resEntity, pk, rk
+	return nil
+}
+
+// parseKeyPredicate reads `PartitionKey='a',RowKey='b'` (either order,
+// spaces allowed around the punctuation, ” standing for ').
+func parseKeyPredicate(s string) (pk, rk string, err error) {
+	bad := svcerr.Newf(svcerr.InvalidInput, "The key predicate %q is not valid.", s)
+	var havePK, haveRK bool
+	for s != "" {
+		name, rest, ok := strings.Cut(s, "=")
+		if !ok {
+			return "", "", bad
+		}
+		rest = strings.TrimLeft(rest, " ")
+		if !strings.HasPrefix(rest, "'") {
+			return "", "", bad
+		}
+		// Find the closing quote: a quote not followed by another one.
+		end := -1
+		for i := 1; i < len(rest); i++ {
+			if rest[i] == '\'' {
+				if i+1 < len(rest) && rest[i+1] == '\'' {
+					i++
+					continue
+				}
+				end = i
+				break
+			}
+		}
+		if end < 0 {
+			return "", "", bad
+		}
+		val := strings.ReplaceAll(rest[1:end], "''", "'")
+		switch strings.TrimSpace(name) {
+		case "PartitionKey":
+			pk, havePK = val, true
+		case "RowKey":
+			rk, haveRK = val, true
+		default:
+			return "", "", bad
+		}
+		s = strings.TrimLeft(rest[end+1:], " ")
+		if s != "" {
+			if s[0] != ',' {
+				return "", "", bad
+			}
+			s = strings.TrimLeft(s[1:], " ")
+			if s == "" {
+				return "", "", bad
+			}
+		}
+	}
+	if !havePK || !haveRK {
+		return "", "", bad
+	}
+	return pk, rk, nil
+}
+
+// unquote reads an OData string literal 'a”b'.
+func unquote(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '\'' || s[len(s)-1] != '\'' {
+		return "", false
+	}
+	inner := s[1 : len(s)-1]
+	for i := 0; i < len(inner); i++ {
+		if inner[i] == '\'' {
+			if i+1 >= len(inner) || inner[i+1] != '\'' {
+				return "", false
+			}
+			i++
+		}
+	}
+	return strings.ReplaceAll(inner, "''", "'"), true
+}
+
+// quoteKey writes a key as the service does in Location, DataServiceId
+// and odata.id: quotes doubled, then percent-escaped as a path segment.
+func quoteKey(k string) string {
+	return url.PathEscape(strings.ReplaceAll(k, "'", "''"))
+}
+
+// entityPath is the resource path of one entity.
+func entityPath(table, pk, rk string) string {
+	return table + "(PartitionKey='" + quoteKey(pk) + "',RowKey='" + quoteKey(rk) + "')"
+}

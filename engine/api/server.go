@@ -1,0 +1,268 @@
+// Package api is the Azure Table service's REST protocol over the engine:
+// routing, the JSON wire formats, $batch, authentication, continuation
+// and the service's error format. Its core is a function from a Request
+// value to a Response value. It imports nothing of a host — not even
+// net/http, which would triple the size of the browser build — so the
+// same protocol serves the local server, the browser and the Worker,
+// each through an adapter of a few lines (see engine/api/apihttp).
+//
+// Every query response also carries the query's plan in the headers
+// X-Tablelab-Plan (point, range, partition-scan or table-scan),
+// X-Tablelab-Examined and X-Tablelab-Returned.
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/jsonwire"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// DefaultVersion is the protocol version answered when a request names none.
+const DefaultVersion = "2019-02-02"
+
+// MaxBodyBytes is the largest request body the service reads: a batch may
+// be 4 MiB, and no single entity needs more.
+const MaxBodyBytes = 4 << 20
+
+// Options configure a Server.
+type Options struct {
+	// Verifier authenticates requests. Nil means the development account
+	// with its well-known key, and no anonymous access.
+	Verifier *auth.Verifier
+	// Now is the clock for Date headers and error times; nil is time.Now.
+	Now func() time.Time
+	// NewID returns request ids; nil uses random UUIDs.
+	NewID func() string
+}
+
+// Server answers Table service requests from one store.
+type Server struct {
+	store    *engine.Store
+	verifier *auth.Verifier
+	now      func() time.Time
+	newID    func() string
+}
+
+// NewServer returns a protocol server over store.
+func NewServer(store *engine.Store, opts Options) *Server {
+	s := &Server{store: store, verifier: opts.Verifier, now: opts.Now, newID: opts.NewID}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.newID == nil {
+		s.newID = randomID
+	}
+	if s.verifier == nil {
+		s.verifier = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, Now: s.now}
+	}
+	return s
+}
+
+// randomID returns a random UUID in its canonical text form.
+func randomID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// call is the state of one request being answered.
+type call struct {
+	s      *Server
+	req    *Request
+	rt     *route
+	grant  auth.Grant
+	format jsonwire.Metadata
+	resp   *Response
+	id     string
+	now    time.Time
+}
+
+// Serve answers one request. It never panics on any input; every failure
+// becomes an error response in the service's format.
+func (s *Server) Serve(req *Request) (resp *Response) {
+	c := &call{s: s, req: req, resp: &Response{}, id: s.newID(), now: s.now()}
+	c.commonHeaders()
+	defer func() {
+		// A bug must cost one request, not the host: the browser and the
+		// Worker lose all in-memory state when the runtime dies.
+		if p := recover(); p != nil {
+			resp = c.fail(svcerr.Newf(svcerr.InternalError, "internal error: %v", p))
+		}
+	}()
+	if err := c.serve(); err != nil {
+		return c.fail(err)
+	}
+	return c.resp
+}
+
+// Error answers req with err in the service's format. Hosts use it for
+// failures found before a Request exists, such as an oversized body.
+func (s *Server) Error(req *Request, err error) *Response {
+	c := &call{s: s, req: req, resp: &Response{}, id: s.newID(), now: s.now()}
+	c.commonHeaders()
+	return c.fail(err)
+}
+
+func (c *call) commonHeaders() {
+	h := &c.resp.Header
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("x-ms-request-id", c.id)
+	v := c.req.Header.Get("x-ms-version")
+	if v == "" {
+		v = DefaultVersion
+	}
+	h.Set("x-ms-version", v)
+	h.Set("Date", c.now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT"))
+	if id := c.req.Header.Get("x-ms-client-request-id"); id != "" {
+		h.Set("x-ms-client-request-id", id)
+	}
+}
+
+// fail turns err into the response.
+func (c *call) fail(err error) *Response {
+	e := svcerr.From(err)
+	c.resp.Status = e.Status()
+	c.resp.Header.Set("Content-Type", jsonwire.MinimalMetadata.ContentType())
+	if p := c.req.Header.Get("Prefer"); p != "" {
+		c.resp.Header.Set("Preference-Applied", p)
+	}
+	c.resp.Body = jsonwire.AppendError(nil, e, c.id, c.now)
+	return c.resp
+}
+
+func (c *call) serve() error {
+	rt, err := parseRoute(c.req)
+	if err != nil {
+		return err
+	}
+	c.rt = rt
+	if c.grant, err = c.s.verifier.Verify(auth.Request{
+		Method:   c.req.Method,
+		RawPath:  rt.rawPath,
+		Query:    rt.rawQuery,
+		Header:   c.req.Header.Get,
+		Account:  rt.account,
+		Scheme:   c.req.Scheme,
+		RemoteIP: c.req.RemoteIP,
+	}); err != nil {
+		return err
+	}
+	if c.format, err = jsonwire.ParseFormat(c.req.Header.Get("Accept"), rt.query.Get("$format")); err != nil && rt.kind != resService && rt.query.Get("comp") == "" {
+		return err
+	}
+	method := c.req.Method
+	if method == "POST" {
+		if x := c.req.Header.Get("X-HTTP-Method"); x != "" {
+			method = x
+		}
+	}
+	switch rt.kind {
+	case resService:
+		return c.service(method)
+	case resTables:
+		switch method {
+		case "GET":
+			return c.queryTables()
+		case "POST":
+			return c.createTable()
+		}
+	case resTable:
+		switch method {
+		case "GET":
+			return c.getTable()
+		case "DELETE":
+			return c.deleteTable()
+		}
+	case resBatch:
+		if method == "POST" {
+			return c.batch()
+		}
+	case resEntities:
+		if comp := rt.query.Get("comp"); comp != "" {
+			return c.tableComp(method, comp)
+		}
+		switch method {
+		case "GET":
+			return c.queryEntities()
+		case "POST":
+			return c.insert()
+		}
+	case resEntity:
+		switch method {
+		case "GET":
+			return c.getEntity()
+		case "PUT", "PATCH", "MERGE", "DELETE":
+			return c.writeEntity(method)
+		}
+	}
+	return svcerr.Newf(svcerr.MethodNotAllowed, "The requested method %s is not allowed on the specified resource.", c.req.Method)
+}
+
+// jsonOptions are the wire options for this call's table.
+func (c *call) jsonOptions(table string) jsonwire.Options {
+	return jsonwire.Options{Metadata: c.format, BaseURL: c.rt.base, Account: c.rt.account, Table: table}
+}
+
+func (c *call) writeJSON(status int, body []byte) {
+	c.resp.Status = status
+	c.resp.Header.Set("Content-Type", c.format.ContentType())
+	c.resp.Body = body
+}
+
+// preferNoContent reads the Prefer header of an insert: the service
+// answers 201 with the entity unless the client asks for no content.
+func (c *call) preferNoContent() (noContent, stated bool) {
+	switch strings.TrimSpace(c.req.Header.Get("Prefer")) {
+	case "return-no-content":
+		return true, true
+	case "return-content":
+		return false, true
+	}
+	return false, false
+}
+
+func (c *call) setPlan(p engine.Plan) {
+	h := &c.resp.Header
+	h.Set("X-Tablelab-Plan", p.Class.String())
+	h.Set("X-Tablelab-Examined", strconv.Itoa(p.Examined))
+	h.Set("X-Tablelab-Returned", strconv.Itoa(p.Returned))
+}
+
+// top reads $top: 1 to 1000.
+func (c *call) top() (int, error) {
+	v := c.rt.query.Get("$top")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > engine.MaxPageSize {
+		return 0, svcerr.Newf(svcerr.InvalidInput, "The value '%s' of $top is not valid; it must be an integer from 1 to %d.", v, engine.MaxPageSize)
+	}
+	return n, nil
+}
+
+// selectList reads $select.
+func (c *call) selectList() []string {
+	v := c.rt.query.Get("$select")
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" && f != "*" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

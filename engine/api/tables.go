@@ -1,0 +1,84 @@
+package api
+
+import (
+	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/jsonwire"
+	"github.com/tablelab/tablelab/engine/svcerr"
+
+	"github.com/tablelab/tablelab/engine"
+)
+
+func (c *call) createTable() error {
+	name, err := jsonwire.DecodeTableName(c.req.Body)
+	if err != nil {
+		return err
+	}
+	if err := c.grant.CheckTable(auth.CreateTable, name); err != nil {
+		return err
+	}
+	if err := c.s.store.CreateTable(name); err != nil {
+		return err
+	}
+	h := &c.resp.Header
+	loc := c.rt.base + "/Tables('" + quoteKey(name) + "')"
+	h.Set("Location", loc)
+	noContent, stated := c.preferNoContent()
+	if stated {
+		h.Set("Preference-Applied", c.req.Header.Get("Prefer"))
+	}
+	if noContent {
+		h.Set("DataServiceId", loc)
+		c.resp.Status = 204
+		return nil
+	}
+	c.writeJSON(201, jsonwire.AppendTable(nil, name, c.jsonOptions(name)))
+	return nil
+}
+
+func (c *call) deleteTable() error {
+	if err := c.grant.CheckTable(auth.DeleteTable, c.rt.table); err != nil {
+		return err
+	}
+	if err := c.s.store.DeleteTable(c.rt.table); err != nil {
+		return err
+	}
+	c.resp.Status = 204
+	return nil
+}
+
+func (c *call) getTable() error {
+	if err := c.grant.CheckTable(auth.ListTables, c.rt.table); err != nil {
+		return err
+	}
+	name, ok := c.s.store.TableExists(c.rt.table)
+	if !ok {
+		return svcerr.New(svcerr.ResourceNotFound)
+	}
+	c.writeJSON(200, jsonwire.AppendTable(nil, name, c.jsonOptions(name)))
+	return nil
+}
+
+func (c *call) queryTables() error {
+	if err := c.grant.CheckTable(auth.ListTables, ""); err != nil {
+		return err
+	}
+	top, err := c.top()
+	if err != nil {
+		return err
+	}
+	q := engine.TableQuery{Filter: c.rt.query.Get("$filter"), Top: top}
+	if tok := c.rt.query.Get("NextTableName"); tok != "" {
+		if q.NextTableName, err = decodeToken(tok); err != nil {
+			return err
+		}
+	}
+	page, err := c.s.store.QueryTables(q)
+	if err != nil {
+		return err
+	}
+	if page.NextTableName != "" {
+		c.resp.Header.Set("x-ms-continuation-NextTableName", encodeToken(page.NextTableName))
+	}
+	c.writeJSON(200, jsonwire.AppendTables(nil, page.Names, c.jsonOptions("")))
+	return nil
+}

@@ -1,0 +1,29 @@
+package api
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// Continuation tokens are opaque to clients: the service's look like
+// "1!12!Q2FiUXVlcnk-". Ours are "1!" and the key in unpadded URL-safe
+// base64 — header-safe for any key, never empty (an empty PartitionKey
+// is a valid key, and an empty header means "no more pages" to the SDKs),
+// and versioned so the form can change.
+const tokenPrefix = "1!"
+
+func encodeToken(key string) string {
+	return tokenPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
+}
+
+func decodeToken(tok string) (string, error) {
+	rest, ok := strings.CutPrefix(tok, tokenPrefix)
+	if ok {
+		if b, err := base64.RawURLEncoding.DecodeString(rest); err == nil {
+			return string(b), nil
+		}
+	}
+	return "", svcerr.Newf(svcerr.InvalidInput, "The continuation token '%s' is not valid.", tok)
+}

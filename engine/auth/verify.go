@@ -1,0 +1,176 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// Request is what authentication reads of a request.
+type Request struct {
+	Method string
+	// RawPath is the path exactly as sent, percent-escapes intact; in the
+	// emulator's path-style addressing it starts with /account.
+	RawPath string
+	// Query is the raw query string.
+	Query string
+	// Header looks a header up, ignoring case.
+	Header func(name string) string
+	// Account is the account the request addresses.
+	Account string
+	// Scheme is "http" or "https".
+	Scheme string
+	// RemoteIP is the client's address.
+	RemoteIP string
+}
+
+// MaxClockSkew is how far a signed request's date may be from the
+// server's clock, as the service allows.
+const MaxClockSkew = 15 * time.Minute
+
+// Verifier authenticates requests.
+type Verifier struct {
+	Accounts []Account
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+	// AllowAnonymous grants requests without credentials full access.
+	AllowAnonymous bool
+}
+
+func (v *Verifier) now() time.Time {
+	if v.Now != nil {
+		return v.Now()
+	}
+	return time.Now()
+}
+
+func (v *Verifier) account(name string) *Account {
+	for i := range v.Accounts {
+		if v.Accounts[i].Name == name {
+			return &v.Accounts[i]
+		}
+	}
+	return nil
+}
+
+func failed(format string, args ...any) error {
+	e := svcerr.New(svcerr.AuthenticationFailed)
+	if format != "" {
+		e = svcerr.Newf(svcerr.AuthenticationFailed, "%s %s", svcerr.AuthenticationFailed.Message(), fmt.Sprintf(format, args...))
+	}
+	return e
+}
+
+// Verify authenticates r and returns what it may do.
+func (v *Verifier) Verify(r Request) (Grant, error) {
+	header := r.Header
+	if header == nil {
+		header = func(string) string { return "" }
+	}
+	q, err := url.ParseQuery(r.Query)
+	if err != nil {
+		return Grant{}, failed("The query string is malformed.")
+	}
+	if authz := header("Authorization"); authz != "" {
+		return v.verifyKey(r, header, q, authz)
+	}
+	if q.Get("sig") != "" {
+		return v.verifySAS(r, q)
+	}
+	if v.AllowAnonymous {
+		return Grant{full: true}, nil
+	}
+	return Grant{}, svcerr.New(svcerr.AuthorizationFailure)
+}
+
+// verifyKey checks a SharedKey or SharedKeyLite signature.
+func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values, authz string) (Grant, error) {
+	scheme, cred, ok := strings.Cut(authz, " ")
+	if !ok {
+		return Grant{}, failed("The Authorization header is malformed.")
+	}
+	name, sig, ok := strings.Cut(strings.TrimSpace(cred), ":")
+	if !ok {
+		return Grant{}, failed("The Authorization header is malformed.")
+	}
+	if name != r.Account {
+		return Grant{}, failed("The account in the Authorization header does not match the request.")
+	}
+	acct := v.account(name)
+	if acct == nil {
+		return Grant{}, failed("The account %s is unknown.", name)
+	}
+	date := header("x-ms-date")
+	if date == "" {
+		date = header("Date")
+	}
+	t, err := time.Parse(time1123, date)
+	if err != nil {
+		return Grant{}, failed("The request date is missing or malformed.")
+	}
+	if d := v.now().Sub(t); d > MaxClockSkew || d < -MaxClockSkew {
+		return Grant{}, failed("The request date is more than 15 minutes from the server's time.")
+	}
+	resource := CanonicalResource(r.Account, r.RawPath, q.Get("comp"))
+	var toSign string
+	switch scheme {
+	case "SharedKeyLite":
+		toSign = date + "\n" + resource
+	case "SharedKey":
+		toSign = r.Method + "\n" + header("Content-MD5") + "\n" + header("Content-Type") + "\n" + date + "\n" + resource
+	default:
+		return Grant{}, failed("The authorization scheme %s is not supported.", scheme)
+	}
+	if !signedBy(acct, toSign, sig) {
+		return Grant{}, failed("The signature does not match.")
+	}
+	return Grant{full: true}, nil
+}
+
+const time1123 = "Mon, 02 Jan 2006 15:04:05 GMT"
+
+// CanonicalResource is the resource part of a Shared Key string to sign:
+// "/" + account + the path as sent, plus "?comp=" when the query has one.
+// In path-style addressing the account therefore appears twice.
+func CanonicalResource(account, rawPath, comp string) string {
+	s := "/" + account + rawPath
+	if comp != "" {
+		s += "?comp=" + comp
+	}
+	return s
+}
+
+// Sign returns the base64 HMAC-SHA256 of s under key.
+func Sign(key []byte, s string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(s))
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+// signedBy reports whether sig is s signed with one of the account's keys.
+func signedBy(a *Account, s, sig string) bool {
+	got, err := base64.StdEncoding.DecodeString(sig)
+	if err != nil {
+		return false
+	}
+	for _, k := range a.Keys {
+		m := hmac.New(sha256.New, k)
+		m.Write([]byte(s))
+		if hmac.Equal(m.Sum(nil), got) {
+			return true
+		}
+	}
+	return false
+}
+
+// SignSharedKeyLite returns the Authorization header value the SDKs send:
+// "SharedKeyLite account:signature" over the date and the resource.
+func SignSharedKeyLite(account string, key []byte, date, rawPath, comp string) string {
+	return "SharedKeyLite " + account + ":" + Sign(key, date+"\n"+CanonicalResource(account, rawPath, comp))
+}

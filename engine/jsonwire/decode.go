@@ -1,0 +1,419 @@
+// Package jsonwire is the JSON format of the Azure Table REST protocol:
+// entity bodies in, and entities, tables, query results and errors out,
+// at the three metadata levels (nometadata, minimalmetadata,
+// fullmetadata). It imports nothing of net/http, for the browser build.
+package jsonwire
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// Keys says which keys an entity body carried.
+type Keys struct {
+	PartitionKey, RowKey bool
+}
+
+// field is one member of the body's object.
+type field struct {
+	name     string
+	raw      []byte // the JSON value as written
+	str      [2]int // for strings: the decoded text's span in the arena
+	isString bool
+	isNull   bool
+}
+
+// DecodeEntity reads an entity from a request body: one flat JSON object.
+// PartitionKey and RowKey, when present, must be strings. Timestamp, every
+// odata.* member and the annotations are not properties; "Prop@odata.type"
+// gives Prop its type, and an annotation whose property is absent is
+// ignored, as the service does. A null value leaves the property out.
+//
+// All the entity's strings share one allocation: the store keeps about a
+// million entities, and one backing string per entity keeps the heap
+// near the wire size.
+func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
+	d := decoder{src: body}
+	fields, err := d.object()
+	if err != nil {
+		return nil, Keys{}, err
+	}
+	arena := string(d.arena)
+	text := func(f *field) string { return arena[f.str[0]:f.str[1]] }
+
+	types := map[string]string{}
+	seen := make(map[string]bool, len(fields))
+	n := 0
+	for i := range fields {
+		f := &fields[i]
+		if seen[f.name] {
+			return nil, Keys{}, svcerr.New(svcerr.DuplicatePropertiesSpecified)
+		}
+		seen[f.name] = true
+		if prop, ok := strings.CutSuffix(f.name, "@odata.type"); ok {
+			if !f.isString {
+				return nil, Keys{}, svcerr.Newf(svcerr.InvalidInput, "The annotation %s must be a string.", f.name)
+			}
+			types[prop] = text(f)
+			continue
+		}
+		if !strings.HasPrefix(f.name, "odata.") && !strings.Contains(f.name, "@") && f.name != engine.TimestampName {
+			n++
+		}
+	}
+	e := &engine.Entity{Properties: make([]engine.Property, 0, n)}
+	var keys Keys
+	for i := range fields {
+		f := &fields[i]
+		name := f.name
+		if strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") || name == engine.TimestampName {
+			continue
+		}
+		if name == engine.PartitionKeyName || name == engine.RowKeyName {
+			if !f.isString {
+				return nil, Keys{}, svcerr.Newf(svcerr.InvalidInput, "The %s must be a string.", name)
+			}
+			if name == engine.PartitionKeyName {
+				e.PartitionKey, keys.PartitionKey = text(f), true
+			} else {
+				e.RowKey, keys.RowKey = text(f), true
+			}
+			continue
+		}
+		if f.isNull {
+			continue
+		}
+		var v edm.Value
+		typ := types[name]
+		switch {
+		case f.isString && (typ == "" || typ == "Edm.String"):
+			v = edm.StringValue(text(f))
+		case f.isString:
+			// Typed strings (Int64, DateTime, Guid, Binary, Double…) are
+			// parsed from the decoded text.
+			v, err = edm.DecodeJSON(quoteForEdm(text(f)), typ)
+		default:
+			v, err = edm.DecodeJSON(f.raw, typ)
+		}
+		if err != nil {
+			e := svcerr.From(err)
+			return nil, Keys{}, svcerr.Newf(e.Code, "Property %s: %s", name, e.Message)
+		}
+		e.Properties = append(e.Properties, engine.Property{Name: name, Value: v})
+	}
+	sortProperties(e.Properties)
+	return e, keys, nil
+}
+
+// quoteForEdm re-quotes a decoded typed string for edm.DecodeJSON. Typed
+// strings hold digits, dates, Guids or base64, none of which need
+// escaping, so a plain quote suffices; anything else fails the type's
+// parser as it should.
+func quoteForEdm(s string) []byte {
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' || s[i] < 0x20 {
+			b = append(b, '?') // cannot be valid in any typed value
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}
+
+// DecodeTableName reads a create-table body: {"TableName":"name"}.
+func DecodeTableName(body []byte) (string, error) {
+	d := decoder{src: body}
+	fields, err := d.object()
+	if err != nil {
+		return "", err
+	}
+	for i := range fields {
+		f := &fields[i]
+		if f.name == "TableName" {
+			if !f.isString {
+				return "", svcerr.Newf(svcerr.InvalidInput, "TableName must be a string.")
+			}
+			return string(d.arena[f.str[0]:f.str[1]]), nil
+		}
+	}
+	return "", svcerr.New(svcerr.PropertiesNeedValue)
+}
+
+// decoder scans one flat JSON object. It is written out by hand because
+// encoding/json's map decoding would hide duplicate members, and because
+// every decoded string goes into one arena.
+type decoder struct {
+	src   []byte
+	pos   int
+	arena []byte
+}
+
+func (d *decoder) fail(format string, args ...any) error {
+	return svcerr.Newf(svcerr.InvalidInput, "The request body is not valid JSON: "+format+" at offset %d.", append(args, d.pos)...)
+}
+
+func (d *decoder) space() {
+	for d.pos < len(d.src) {
+		switch d.src[d.pos] {
+		case ' ', '\t', '\r', '\n':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) object() ([]field, error) {
+	d.arena = make([]byte, 0, len(d.src))
+	d.space()
+	if d.pos >= len(d.src) || d.src[d.pos] != '{' {
+		return nil, d.fail("expected an object")
+	}
+	d.pos++
+	var fields []field
+	d.space()
+	if d.pos < len(d.src) && d.src[d.pos] == '}' {
+		d.pos++
+	} else {
+		for {
+			d.space()
+			if d.pos >= len(d.src) || d.src[d.pos] != '"' {
+				return nil, d.fail("expected a member name")
+			}
+			start := len(d.arena)
+			if err := d.str(); err != nil {
+				return nil, err
+			}
+			name := string(d.arena[start:])
+			d.arena = d.arena[:start] // names are not kept in the arena
+			d.space()
+			if d.pos >= len(d.src) || d.src[d.pos] != ':' {
+				return nil, d.fail("expected ':'")
+			}
+			d.pos++
+			d.space()
+			f, err := d.value(name)
+			if err != nil {
+				return nil, err
+			}
+			fields = append(fields, f)
+			d.space()
+			if d.pos >= len(d.src) {
+				return nil, d.fail("unexpected end")
+			}
+			if d.src[d.pos] == ',' {
+				d.pos++
+				continue
+			}
+			if d.src[d.pos] == '}' {
+				d.pos++
+				break
+			}
+			return nil, d.fail("expected ',' or '}'")
+		}
+	}
+	d.space()
+	if d.pos != len(d.src) {
+		return nil, d.fail("unexpected data after the object")
+	}
+	return fields, nil
+}
+
+func (d *decoder) value(name string) (field, error) {
+	f := field{name: name}
+	if d.pos >= len(d.src) {
+		return f, d.fail("expected a value")
+	}
+	start := d.pos
+	switch c := d.src[d.pos]; {
+	case c == '"':
+		f.isString = true
+		f.str[0] = len(d.arena)
+		if err := d.str(); err != nil {
+			return f, err
+		}
+		f.str[1] = len(d.arena)
+	case c == 't':
+		if err := d.word("true"); err != nil {
+			return f, err
+		}
+	case c == 'f':
+		if err := d.word("false"); err != nil {
+			return f, err
+		}
+	case c == 'n':
+		if err := d.word("null"); err != nil {
+			return f, err
+		}
+		f.isNull = true
+	case c == '-' || c >= '0' && c <= '9':
+		if err := d.number(); err != nil {
+			return f, err
+		}
+	case c == '{' || c == '[':
+		return f, svcerr.Newf(svcerr.InvalidInput, "The property %s has a nested object or array; property values must be strings, numbers or booleans.", name)
+	default:
+		return f, d.fail("unexpected character %q", string(rune(c)))
+	}
+	f.raw = d.src[start:d.pos]
+	return f, nil
+}
+
+func (d *decoder) word(w string) error {
+	if len(d.src)-d.pos < len(w) || string(d.src[d.pos:d.pos+len(w)]) != w {
+		return d.fail("unexpected literal")
+	}
+	d.pos += len(w)
+	return nil
+}
+
+// number checks JSON number syntax.
+func (d *decoder) number() error {
+	p := d.pos
+	digits := func() int {
+		n := 0
+		for p < len(d.src) && d.src[p] >= '0' && d.src[p] <= '9' {
+			p++
+			n++
+		}
+		return n
+	}
+	if d.src[p] == '-' {
+		p++
+	}
+	if p < len(d.src) && d.src[p] == '0' {
+		p++
+	} else if digits() == 0 {
+		d.pos = p
+		return d.fail("malformed number")
+	}
+	if p < len(d.src) && d.src[p] == '.' {
+		p++
+		if digits() == 0 {
+			d.pos = p
+			return d.fail("malformed number")
+		}
+	}
+	if p < len(d.src) && (d.src[p] == 'e' || d.src[p] == 'E') {
+		p++
+		if p < len(d.src) && (d.src[p] == '+' || d.src[p] == '-') {
+			p++
+		}
+		if digits() == 0 {
+			d.pos = p
+			return d.fail("malformed number")
+		}
+	}
+	d.pos = p
+	return nil
+}
+
+// str decodes the string at d.pos into the arena.
+func (d *decoder) str() error {
+	d.pos++ // the opening quote
+	for {
+		start := d.pos
+		for d.pos < len(d.src) {
+			c := d.src[d.pos]
+			if c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+				break
+			}
+			d.pos++
+		}
+		d.arena = append(d.arena, d.src[start:d.pos]...)
+		if d.pos >= len(d.src) {
+			return d.fail("unterminated string")
+		}
+		c := d.src[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return nil
+		case c < 0x20:
+			return d.fail("control character in a string")
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.src[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				d.arena = utf8.AppendRune(d.arena, utf8.RuneError)
+			} else {
+				d.arena = append(d.arena, d.src[d.pos:d.pos+size]...)
+			}
+			d.pos += size
+		default: // backslash
+			if d.pos+1 >= len(d.src) {
+				return d.fail("unterminated escape")
+			}
+			e := d.src[d.pos+1]
+			d.pos += 2
+			switch e {
+			case '"', '\\', '/':
+				d.arena = append(d.arena, e)
+			case 'b':
+				d.arena = append(d.arena, '\b')
+			case 'f':
+				d.arena = append(d.arena, '\f')
+			case 'n':
+				d.arena = append(d.arena, '\n')
+			case 'r':
+				d.arena = append(d.arena, '\r')
+			case 't':
+				d.arena = append(d.arena, '\t')
+			case 'u':
+				r, ok := d.hex4()
+				if !ok {
+					return d.fail("malformed \\u escape")
+				}
+				if utf16.IsSurrogate(r) {
+					// A high surrogate needs its low half; a lone half is
+					// U+FFFD, as encoding/json reads it.
+					r2 := utf8.RuneError
+					if d.pos+1 < len(d.src) && d.src[d.pos] == '\\' && d.src[d.pos+1] == 'u' {
+						save := d.pos
+						d.pos += 2
+						low, ok := d.hex4()
+						if !ok {
+							return d.fail("malformed \\u escape")
+						}
+						if dec := utf16.DecodeRune(r, low); dec != utf8.RuneError {
+							r2 = dec
+						} else {
+							d.pos = save
+						}
+					}
+					r = r2
+				}
+				d.arena = utf8.AppendRune(d.arena, r)
+			default:
+				return d.fail("invalid escape \\%c", e)
+			}
+		}
+	}
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if d.pos+4 > len(d.src) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.src[d.pos : d.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	d.pos += 4
+	return r, true
+}

@@ -1,0 +1,565 @@
+// Package wal is the crash-safe storage under tablelab's durable store: an
+// append-only log of opaque records with a checksum each, group commit,
+// and snapshots that compact the log without stopping writes.
+//
+// # On disk
+//
+// A directory holds a LOCK file (flock: one process at a time), log
+// segments log-<n>.wal and at most one snapshot snap-<n>.db. A snapshot
+// numbered n holds the state of everything logged in segments below n;
+// recovery loads it and replays segments n and up.
+//
+// A record is framed as
+//
+//	u32 length | u32 CRC-32C of the length bytes and the payload | payload
+//
+// (little-endian). A snapshot is "TLSNAPv1", the payload, then u64 payload
+// length and u32 CRC-32C of the payload.
+//
+// # Durability
+//
+// Append copies a record into memory and returns at once; Commit.Wait
+// blocks until it is written and fdatasync'd. One flusher goroutine
+// writes whatever has accumulated with one write and one sync, so
+// concurrent writers share an fsync, and a lone writer pays exactly one.
+//
+// Recovery cuts a torn or corrupt tail of the newest segment at the last
+// good record and says how many bytes it dropped; damage anywhere else is
+// an error, never skipped.
+package wal
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// MaxRecord is the largest record accepted; a frame claiming more is
+// corruption, not a reason to allocate.
+const MaxRecord = 64 << 20
+
+const (
+	headerSize    = 8
+	snapshotMagic = "TLSNAPv1"
+	trailerSize   = 12
+)
+
+// Options configure a Log.
+type Options struct {
+	// Logf reports what recovery did; nil discards.
+	Logf func(format string, args ...any)
+	// NoSync skips fsync; for tests of other things only.
+	NoSync bool
+}
+
+// Stats describe the log's size.
+type Stats struct {
+	// LogBytes is the size of the log since the last snapshot.
+	LogBytes int64
+	// SnapshotBytes is the size of the last snapshot.
+	SnapshotBytes int64
+	// Records counts the records appended since Open.
+	Records int64
+}
+
+// Log is an open log directory.
+type Log struct {
+	dir  string
+	opts Options
+	lock *os.File
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	f        *os.File // the newest segment
+	segment  uint64   // its number
+	pending  []byte
+	spare    []byte
+	appended uint64 // records handed to Append
+	synced   uint64 // records known durable
+	flushing bool
+	err      error // sticky: the first write or sync failure
+	closed   bool
+	replayed bool
+	stats    Stats
+	done     chan struct{}
+}
+
+// Commit is a record on its way to disk.
+type Commit struct {
+	l *Log
+	n uint64
+}
+
+// SnapshotPoint marks the place in the log a snapshot covers up to.
+type SnapshotPoint struct {
+	segment uint64 // the first segment the snapshot does not cover
+}
+
+// Open opens or creates the log in dir, taking its lock. A directory held
+// by another Log, in this process or another, is refused.
+func Open(dir string, opts Options) (*Log, error) {
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "LOCK"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("wal: %s is in use by another process (its LOCK is held): %w", dir, err)
+	}
+	l := &Log{dir: dir, opts: opts, lock: lock, done: make(chan struct{})}
+	l.cond = sync.NewCond(&l.mu)
+	return l, nil
+}
+
+func (l *Log) path(kind string, n uint64) string {
+	ext := ".wal"
+	if kind == "snap" {
+		ext = ".db"
+	}
+	return filepath.Join(l.dir, fmt.Sprintf("%s-%016d%s", kind, n, ext))
+}
+
+// files lists the numbers of the directory's segments and snapshots.
+func (l *Log) files() (segments, snapshots []uint64, err error) {
+	entries, err := os.ReadDir(l.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "log-") && strings.HasSuffix(name, ".wal"):
+			if n, err := strconv.ParseUint(name[4:len(name)-4], 10, 64); err == nil {
+				segments = append(segments, n)
+			}
+		case strings.HasPrefix(name, "snap-") && strings.HasSuffix(name, ".db"):
+			if n, err := strconv.ParseUint(name[5:len(name)-3], 10, 64); err == nil {
+				snapshots = append(snapshots, n)
+			}
+		case strings.HasSuffix(name, ".tmp"):
+			// A snapshot that was never finished.
+			_ = os.Remove(filepath.Join(l.dir, name))
+		}
+	}
+	sort.Slice(segments, func(i, j int) bool { return segments[i] < segments[j] })
+	sort.Slice(snapshots, func(i, j int) bool { return snapshots[i] < snapshots[j] })
+	return segments, snapshots, nil
+}
+
+// Replay feeds the newest snapshot, if any, to loadSnapshot and then each
+// record logged after it to apply, in order. It must be called once,
+// before Append.
+func (l *Log) Replay(loadSnapshot func(r io.Reader) error, apply func(rec []byte) error) error {
+	if l.replayed {
+		return errors.New("wal: Replay called twice")
+	}
+	l.replayed = true
+	segments, snapshots, err := l.files()
+	if err != nil {
+		return err
+	}
+	var base uint64 = 1
+	if len(snapshots) > 0 {
+		base = snapshots[len(snapshots)-1]
+		size, err := l.loadSnapshot(base, loadSnapshot)
+		if err != nil {
+			return err
+		}
+		l.stats.SnapshotBytes = size
+		for _, old := range snapshots[:len(snapshots)-1] {
+			_ = os.Remove(l.path("snap", old))
+		}
+	}
+	var live []uint64
+	for _, s := range segments {
+		if s < base {
+			_ = os.Remove(l.path("log", s)) // covered by the snapshot
+		} else {
+			live = append(live, s)
+		}
+	}
+	for i, s := range live {
+		if i > 0 && s != live[i-1]+1 {
+			return fmt.Errorf("wal: segment %d is missing", live[i-1]+1)
+		}
+		n, err := l.replaySegment(s, i == len(live)-1, apply)
+		if err != nil {
+			return err
+		}
+		l.stats.LogBytes += n
+	}
+	seg := base
+	if len(live) > 0 {
+		seg = live[len(live)-1]
+	}
+	f, err := os.OpenFile(l.path("log", seg), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if len(live) == 0 {
+		if err := l.syncDir(); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	l.f, l.segment = f, seg
+	go l.flusher()
+	return nil
+}
+
+func (l *Log) loadSnapshot(n uint64, load func(io.Reader) error) (int64, error) {
+	f, err := os.Open(l.path("snap", n))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	size := st.Size()
+	bad := fmt.Errorf("wal: snapshot %s is damaged", l.path("snap", n))
+	if size < int64(len(snapshotMagic)+trailerSize) {
+		return 0, bad
+	}
+	var trailer [trailerSize]byte
+	if _, err := f.ReadAt(trailer[:], size-trailerSize); err != nil {
+		return 0, err
+	}
+	payload := int64(binary.LittleEndian.Uint64(trailer[:8]))
+	if payload != size-int64(len(snapshotMagic))-trailerSize {
+		return 0, bad
+	}
+	magic := make([]byte, len(snapshotMagic))
+	if _, err := io.ReadFull(f, magic); err != nil || string(magic) != snapshotMagic {
+		return 0, bad
+	}
+	crc := crc32.New(castagnoli)
+	r := io.TeeReader(io.LimitReader(bufio.NewReaderSize(f, 1<<20), payload), crc)
+	if err := load(r); err != nil {
+		return 0, fmt.Errorf("wal: loading snapshot %d: %w", n, err)
+	}
+	// Whatever the loader did not read still counts toward the checksum.
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return 0, err
+	}
+	if crc.Sum32() != binary.LittleEndian.Uint32(trailer[8:]) {
+		return 0, bad
+	}
+	return size, nil
+}
+
+// replaySegment applies a segment's records. A bad record in the newest
+// segment ends the log there: the file is cut back to the last good
+// record. Elsewhere it is an error.
+func (l *Log) replaySegment(n uint64, newest bool, apply func([]byte) error) (int64, error) {
+	path := l.path("log", n)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	r := bufio.NewReaderSize(f, 1<<20)
+	var good int64
+	var hdr [headerSize]byte
+	buf := make([]byte, 0, 64<<10)
+	for {
+		reason := ""
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			if err == io.EOF {
+				return good, nil
+			}
+			reason = "a torn record header"
+		} else {
+			size := binary.LittleEndian.Uint32(hdr[:4])
+			if size > MaxRecord || int64(size) > st.Size()-good-headerSize {
+				reason = "a record longer than the file"
+			} else {
+				if cap(buf) < int(size) {
+					buf = make([]byte, size)
+				}
+				buf = buf[:size]
+				if _, err := io.ReadFull(r, buf); err != nil {
+					reason = "a torn record"
+				} else if crc32.Update(crc32.Checksum(hdr[:4], castagnoli), castagnoli, buf) != binary.LittleEndian.Uint32(hdr[4:]) {
+					reason = "a record with a bad checksum"
+				} else {
+					if err := apply(buf); err != nil {
+						return 0, fmt.Errorf("wal: %s: record at offset %d: %w", path, good, err)
+					}
+					good += headerSize + int64(size)
+					continue
+				}
+			}
+		}
+		if !newest {
+			return 0, fmt.Errorf("wal: %s: %s at offset %d, in a segment that is not the last", path, reason, good)
+		}
+		dropped := st.Size() - good
+		if err := f.Truncate(good); err != nil {
+			return 0, err
+		}
+		if err := f.Sync(); err != nil {
+			return 0, err
+		}
+		l.opts.Logf("wal: %s ends in %s at offset %d: cut it there, dropping %d bytes", path, reason, good, dropped)
+		return good, nil
+	}
+}
+
+func (l *Log) syncDir() error {
+	if l.opts.NoSync {
+		return nil
+	}
+	d, err := os.Open(l.dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Append adds a record to the log. It only copies the record into memory:
+// call Wait on the result to know it is durable. Callers append in the
+// order they commit, under a lock of their own.
+func (l *Log) Append(rec []byte) *Commit {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil && (l.closed || l.f == nil) {
+		l.err = errors.New("wal: append to a log that is closed or not replayed")
+	}
+	var hdr [headerSize]byte
+	binary.LittleEndian.PutUint32(hdr[:4], uint32(len(rec)))
+	binary.LittleEndian.PutUint32(hdr[4:], crc32.Update(crc32.Checksum(hdr[:4], castagnoli), castagnoli, rec))
+	l.pending = append(l.pending, hdr[:]...)
+	l.pending = append(l.pending, rec...)
+	l.appended++
+	l.stats.Records++
+	l.cond.Broadcast()
+	return &Commit{l: l, n: l.appended}
+}
+
+// Wait blocks until the record is durable, or returns the error that kept
+// it from being so.
+func (c *Commit) Wait() error {
+	l := c.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.synced < c.n && l.err == nil {
+		l.cond.Wait()
+	}
+	if l.synced >= c.n {
+		return nil
+	}
+	return l.err
+}
+
+// flusher writes and syncs whatever has accumulated, round after round.
+func (l *Log) flusher() {
+	defer close(l.done)
+	l.mu.Lock()
+	for {
+		for len(l.pending) == 0 && !l.closed {
+			l.cond.Wait()
+		}
+		if len(l.pending) == 0 && l.closed {
+			l.mu.Unlock()
+			return
+		}
+		buf, target, f := l.pending, l.appended, l.f
+		l.pending, l.spare = l.spare[:0], nil
+		l.flushing = true
+		l.mu.Unlock()
+
+		_, err := f.Write(buf)
+		if err == nil && !l.opts.NoSync {
+			err = fdatasync(f)
+		}
+
+		l.mu.Lock()
+		l.flushing = false
+		if err != nil && l.err == nil {
+			l.err = fmt.Errorf("wal: writing the log: %w", err)
+		}
+		if err == nil {
+			l.synced = target
+			l.stats.LogBytes += int64(len(buf))
+		}
+		if cap(buf) <= 4<<20 {
+			l.spare = buf[:0]
+		}
+		l.cond.Broadcast()
+	}
+}
+
+// BeginSnapshot starts a snapshot at the current end of the log. The
+// caller holds its own write lock, so no Append runs meanwhile: every
+// record appended before belongs to the snapshot, every one after goes to
+// a new segment. It waits for the records already appended to reach the
+// disk.
+func (l *Log) BeginSnapshot() *SnapshotPoint {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for (l.synced < l.appended || l.flushing) && l.err == nil {
+		l.cond.Wait()
+	}
+	if l.err != nil || l.f == nil {
+		return &SnapshotPoint{}
+	}
+	next := l.segment + 1
+	f, err := os.OpenFile(l.path("log", next), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err == nil {
+		err = l.syncDir()
+	}
+	if err != nil {
+		l.err = fmt.Errorf("wal: starting a segment: %w", err)
+		return &SnapshotPoint{}
+	}
+	_ = l.f.Close()
+	l.f, l.segment = f, next
+	l.stats.LogBytes = 0
+	return &SnapshotPoint{segment: next}
+}
+
+// WriteSnapshot writes the state captured at p through write, makes it
+// durable, and then deletes the segments and snapshot it replaces. A crash
+// at any step leaves a directory that Replay restores.
+func (l *Log) WriteSnapshot(p *SnapshotPoint, write func(w io.Writer) error) error {
+	if p == nil || p.segment == 0 {
+		l.mu.Lock()
+		err := l.err
+		l.mu.Unlock()
+		if err == nil {
+			err = errors.New("wal: no snapshot point")
+		}
+		return err
+	}
+	final := l.path("snap", p.segment)
+	tmp := final + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp) // a no-op once renamed
+	bw := bufio.NewWriterSize(f, 1<<20)
+	crc := crc32.New(castagnoli)
+	counter := &countWriter{w: io.MultiWriter(bw, crc)}
+	_, err = bw.WriteString(snapshotMagic)
+	if err == nil {
+		err = write(counter)
+	}
+	if err == nil {
+		var trailer [trailerSize]byte
+		binary.LittleEndian.PutUint64(trailer[:8], uint64(counter.n))
+		binary.LittleEndian.PutUint32(trailer[8:], crc.Sum32())
+		_, err = bw.Write(trailer[:])
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil && !l.opts.NoSync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("wal: writing snapshot: %w", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	if err := l.syncDir(); err != nil {
+		return err
+	}
+	segments, snapshots, err := l.files()
+	if err != nil {
+		return err
+	}
+	for _, s := range snapshots {
+		if s < p.segment {
+			_ = os.Remove(l.path("snap", s))
+		}
+	}
+	for _, s := range segments {
+		if s < p.segment {
+			_ = os.Remove(l.path("log", s))
+		}
+	}
+	l.mu.Lock()
+	l.stats.SnapshotBytes = int64(len(snapshotMagic)) + counter.n + trailerSize
+	l.mu.Unlock()
+	return l.syncDir()
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Stats returns the log's sizes.
+func (l *Log) Stats() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats
+}
+
+// Close writes and syncs what is pending, stops the flusher and releases
+// the directory.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	started := l.f != nil
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	if started {
+		<-l.done
+	}
+	l.mu.Lock()
+	err := l.err
+	if l.f != nil {
+		if cerr := l.f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	l.mu.Unlock()
+	_ = syscall.Flock(int(l.lock.Fd()), syscall.LOCK_UN)
+	if cerr := l.lock.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func fdatasync(f *os.File) error { return syscall.Fdatasync(int(f.Fd())) }

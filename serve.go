@@ -1,0 +1,169 @@
+// Command tablelab runs the local server: the Azure Table service on
+// 127.0.0.1:10002 (where the SDKs' development connection strings point),
+// durable on disk by default.
+//
+//	go run .                     # data in ./tablelab-data
+//	go run . -memory             # nothing on disk
+//	go run . -data /tmp/t -loose # anonymous access allowed
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/api/apihttp"
+	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/persist"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "tablelab:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	tableAddr string
+	dataDir   string
+	memory    bool
+	loose     bool
+	accounts  string
+	quiet     bool
+	compact   int64
+}
+
+func parseFlags(args []string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("tablelab", flag.ContinueOnError)
+	fs.StringVar(&c.tableAddr, "table-addr", "127.0.0.1:10002", "address of the Table service `host:port`")
+	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable store")
+	fs.BoolVar(&c.memory, "memory", false, "keep everything in memory; nothing is written to disk")
+	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
+	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
+	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
+	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	return c, nil
+}
+
+func run(args []string) error {
+	cfg, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
+
+	accounts := []auth.Account{auth.DevAccount()}
+	if cfg.accounts != "" {
+		extra, err := auth.ParseAccounts(cfg.accounts)
+		if err != nil {
+			return fmt.Errorf("-accounts: %w", err)
+		}
+		accounts = append(accounts, extra...)
+	}
+
+	store, closeStore, err := openStore(cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+
+	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, Now: time.Now, AllowAnonymous: cfg.loose}})
+	var handler http.Handler = apihttp.Handler{Server: srv}
+	if !cfg.quiet {
+		handler = logRequests(logger, handler)
+	}
+
+	ln, err := net.Listen("tcp", cfg.tableAddr)
+	if err != nil {
+		return err
+	}
+	httpSrv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	logger.Printf("tablelab: Table service on http://%s/devstoreaccount1", ln.Addr())
+	if cfg.loose {
+		logger.Printf("tablelab: -loose: requests without credentials are accepted")
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Printf("tablelab: shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// statusWriter remembers the status a handler wrote, for the log line.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func logRequests(logger *log.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: 200}
+		next.ServeHTTP(sw, r)
+		plan := ""
+		if p := sw.Header().Get("X-Tablelab-Plan"); p != "" {
+			plan = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, sw.Header().Get("X-Tablelab-Examined"), sw.Header().Get("X-Tablelab-Returned"))
+		}
+		logger.Printf("%s %s %d %s%s", r.Method, r.URL.RequestURI(), sw.status, time.Since(start).Round(time.Microsecond), plan)
+	})
+}
+
+// openStore opens the store the flags ask for.
+func openStore(cfg config, logger *log.Logger) (*engine.Store, func(), error) {
+	if cfg.memory {
+		logger.Printf("tablelab: -memory: nothing is written to disk")
+		return engine.New(engine.Options{}), func() {}, nil
+	}
+	db, err := persist.Open(cfg.dataDir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact})
+	if err != nil {
+		return nil, nil, err
+	}
+	logger.Printf("tablelab: data in %s", cfg.dataDir)
+	return db.Store, func() {
+		if err := db.Close(); err != nil {
+			logger.Printf("tablelab: closing the store: %v", err)
+		}
+	}, nil
+}
