@@ -25,7 +25,7 @@ type Options struct {
 	// zero means 8 MiB.
 	MinCompactBytes int64
 	// CheckEvery is how often the compactor looks at the log; zero means
-	// one second.
+	// a quarter of a second.
 	CheckEvery time.Duration
 	// NoSync skips fsync. Only for tests of things other than durability.
 	NoSync bool
@@ -72,7 +72,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	every := opts.CheckEvery
 	if every <= 0 {
-		every = time.Second
+		every = 250 * time.Millisecond
 	}
 	go db.compactor(every)
 	return db, nil
