@@ -155,7 +155,7 @@ func ParseLiteral(s string) (Value, error) {
 	return Value{}, svcerr.Newf(svcerr.InvalidInput, "The literal %s is not valid.", s)
 }
 
-// unquoteLiteral reads 'text' where '' stands for one quote.
+// unquoteLiteral reads 'text' where ” stands for one quote.
 func unquoteLiteral(s string) (string, bool) {
 	if len(s) < 2 || s[0] != '\'' || s[len(s)-1] != '\'' {
 		return "", false
