@@ -67,7 +67,7 @@ func (c *call) batch() error {
 		e := op.op.Entity
 		switch op.op.Kind {
 		case engine.Insert:
-			loc := c.rt.base + "/" + entityPath(name, e.PartitionKey, e.RowKey)
+			loc := c.rt.base + "/" + jsonwire.EntityPath(name, e.PartitionKey, e.RowKey)
 			if op.noContent {
 				p.Header = append(p.Header, batchwire.Field{Name: "Preference-Applied", Value: "return-no-content"})
 			}

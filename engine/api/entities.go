@@ -32,7 +32,7 @@ func (c *call) insert() error {
 	}
 	name, _ := c.s.store.TableExists(c.rt.table)
 	h := &c.resp.Header
-	loc := c.rt.base + "/" + entityPath(name, e.PartitionKey, e.RowKey)
+	loc := c.rt.base + "/" + jsonwire.EntityPath(name, e.PartitionKey, e.RowKey)
 	h.Set("ETag", res.ETag)
 	h.Set("Location", loc)
 	noContent, stated := c.preferNoContent()

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tablelab/tablelab/engine/auth"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -55,7 +56,7 @@ func pathStyleHost(host string) bool {
 func parseRoute(r *Request) (*route, error) {
 	target := r.Target
 	rawPath, rawQuery, _ := strings.Cut(target, "?")
-	q, err := url.ParseQuery(rawQuery)
+	q, err := auth.ParseQuery(rawQuery)
 	if err != nil {
 		return nil, svcerr.Newf(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: %v", err)
 	}
@@ -205,15 +206,4 @@ func unquote(s string) (string, bool) {
 		}
 	}
 	return strings.ReplaceAll(inner, "''", "'"), true
-}
-
-// quoteKey writes a key as the service does in Location, DataServiceId
-// and odata.id: quotes doubled, then percent-escaped as a path segment.
-func quoteKey(k string) string {
-	return url.PathEscape(strings.ReplaceAll(k, "'", "''"))
-}
-
-// entityPath is the resource path of one entity.
-func entityPath(table, pk, rk string) string {
-	return table + "(PartitionKey='" + quoteKey(pk) + "',RowKey='" + quoteKey(rk) + "')"
 }

@@ -20,7 +20,7 @@ func (c *call) createTable() error {
 		return err
 	}
 	h := &c.resp.Header
-	loc := c.rt.base + "/Tables('" + quoteKey(name) + "')"
+	loc := c.rt.base + "/" + jsonwire.TablePath(name)
 	h.Set("Location", loc)
 	noContent, stated := c.preferNoContent()
 	if stated {

@@ -18,12 +18,17 @@ func encodeToken(key string) string {
 	return tokenPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
 }
 
+// decodeToken reads a continuation token. A token without the prefix is
+// taken as the key itself, which is what some other emulators hand out
+// and what hand-written requests send.
 func decodeToken(tok string) (string, error) {
 	rest, ok := strings.CutPrefix(tok, tokenPrefix)
-	if ok {
-		if b, err := base64.RawURLEncoding.DecodeString(rest); err == nil {
-			return string(b), nil
-		}
+	if !ok {
+		return tok, nil
 	}
-	return "", svcerr.Newf(svcerr.InvalidInput, "The continuation token '%s' is not valid.", tok)
+	b, err := base64.RawURLEncoding.DecodeString(rest)
+	if err != nil {
+		return "", svcerr.Newf(svcerr.InvalidInput, "The continuation token '%s' is not valid.", tok)
+	}
+	return string(b), nil
 }

@@ -73,7 +73,7 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 	if header == nil {
 		header = func(string) string { return "" }
 	}
-	q, err := url.ParseQuery(r.Query)
+	q, err := ParseQuery(r.Query)
 	if err != nil {
 		return Grant{}, failed("The query string is malformed.")
 	}
@@ -173,4 +173,29 @@ func signedBy(a *Account, s, sig string) bool {
 // "SharedKeyLite account:signature" over the date and the resource.
 func SignSharedKeyLite(account string, key []byte, date, rawPath, comp string) string {
 	return "SharedKeyLite " + account + ":" + Sign(key, date+"\n"+CanonicalResource(account, rawPath, comp))
+}
+
+// ParseQuery reads a raw query string as the service does: pairs split on
+// '&' only (a ';' is data, as in $format=application/json;odata=…), '+'
+// read as a space. Unlike url.ParseQuery it keeps going past nothing.
+func ParseQuery(raw string) (url.Values, error) {
+	q := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			return nil, err
+		}
+		val, err := url.QueryUnescape(v)
+		if err != nil {
+			return nil, err
+		}
+		q.Add(key, val)
+	}
+	return q, nil
 }

@@ -106,10 +106,16 @@ type Options struct {
 
 // EntityPath is the path of one entity under the account, quoted as the
 // service writes it in Location, DataServiceId and odata.id: quotes in
-// keys doubled, then the keys percent-encoded.
+// keys doubled, then the keys percent-encoded as path text (the doubled
+// quotes left as they are).
 func EntityPath(table, pk, rk string) string {
-	return table + "(PartitionKey='" + url.PathEscape(strings.ReplaceAll(pk, "'", "''")) +
-		"',RowKey='" + url.PathEscape(strings.ReplaceAll(rk, "'", "''")) + "')"
+	return table + "(PartitionKey='" + QuoteKey(pk) + "',RowKey='" + QuoteKey(rk) + "')"
+}
+
+// QuoteKey writes a key for a resource path: '' for each quote, and
+// percent-escapes for what a path segment cannot hold.
+func QuoteKey(k string) string {
+	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
 // TablePath is the path of a table resource: Tables('name').

@@ -1,0 +1,219 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/auth"
+)
+
+// client sends raw protocol requests to an anonymous-access server.
+type client struct {
+	t   *testing.T
+	srv *Server
+}
+
+func newClient(t *testing.T) *client {
+	t.Helper()
+	srv := NewServer(engine.New(engine.Options{}), Options{Verifier: &auth.Verifier{AllowAnonymous: true}})
+	c := &client{t: t, srv: srv}
+	c.want(c.do("POST", "/Tables", `{"TableName":"people"}`), 201)
+	return c
+}
+
+func (c *client) do(method, target, body string, headers ...string) *Response {
+	r := &Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Scheme: "http", Body: []byte(body)}
+	r.Header.Set("Accept", "application/json;odata=minimalmetadata")
+	for i := 0; i+1 < len(headers); i += 2 {
+		r.Header.Set(headers[i], headers[i+1])
+	}
+	return c.srv.Serve(r)
+}
+
+func (c *client) want(resp *Response, status int) *Response {
+	c.t.Helper()
+	if resp.Status != status {
+		c.t.Fatalf("status %d, want %d: %s", resp.Status, status, resp.Body)
+	}
+	return resp
+}
+
+func (c *client) wantError(resp *Response, status int, code string) {
+	c.t.Helper()
+	var body struct {
+		Err struct {
+			Code    string
+			Message struct{ Lang, Value string }
+		} `json:"odata.error"`
+	}
+	if err := json.Unmarshal(resp.Body, &body); err != nil {
+		c.t.Fatalf("error body %s: %v", resp.Body, err)
+	}
+	if resp.Status != status || body.Err.Code != code {
+		c.t.Fatalf("got %d %s, want %d %s: %s", resp.Status, body.Err.Code, status, code, resp.Body)
+	}
+	if body.Err.Message.Lang != "en-US" || !strings.Contains(body.Err.Message.Value, "\nRequestId:"+resp.Header.Get("x-ms-request-id")+"\nTime:") {
+		c.t.Fatalf("error message %q lacks the request id and time", body.Err.Message.Value)
+	}
+	if resp.Header.Has("x-ms-error-code") {
+		c.t.Fatal("the service sends no x-ms-error-code on Table errors")
+	}
+}
+
+func TestWireForms(t *testing.T) {
+	c := newClient(t)
+	c.want(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r","W":3.0,"W@odata.type":"Edm.Double","Big":"9007199254740993","Big@odata.type":"Edm.Int64","I":7,"odata.etag":"ignored","Timestamp":"2000-01-01T00:00:00Z","Null":null}`,
+		"Prefer", "return-no-content"), 204)
+	resp := c.want(c.do("GET", "/people(PartitionKey='p',RowKey='r')", ""), 200)
+	body := string(resp.Body)
+	for _, frag := range []string{`"W":3.0`, `"Big@odata.type":"Edm.Int64","Big":"9007199254740993"`, `"I":7`, `"odata.etag":"W/\"datetime'`, `"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#people/@Element"`} {
+		if !strings.Contains(body, frag) {
+			t.Errorf("missing %s in %s", frag, body)
+		}
+	}
+	if strings.Contains(body, "Null") || strings.Contains(body, "2000-01-01") {
+		t.Errorf("null or client Timestamp stored: %s", body)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json;odata=minimalmetadata;streaming=true;charset=utf-8" {
+		t.Errorf("content type %s", ct)
+	}
+	if resp.Header.Get("ETag") == "" || resp.Header.Get("x-ms-version") != "2019-02-02" || resp.Header.Get("Date") == "" {
+		t.Errorf("headers %+v", resp.Header)
+	}
+	none := string(c.want(c.do("GET", "/people(PartitionKey='p',RowKey='r')?$format=application/json;odata=nometadata", ""), 200).Body)
+	if strings.Contains(none, "odata") || !strings.Contains(none, `"Big":"9007199254740993"`) {
+		t.Errorf("nometadata: %s", none)
+	}
+	full := string(c.want(c.do("GET", "/people(PartitionKey='p',RowKey='r')", "", "Accept", "application/json;odata=fullmetadata"), 200).Body)
+	for _, frag := range []string{`"odata.type":"devstoreaccount1.people"`, `"odata.id":"http://127.0.0.1:10002/devstoreaccount1/people(PartitionKey='p',RowKey='r')"`, `"odata.editLink":"people(PartitionKey='p',RowKey='r')"`, `"Timestamp@odata.type":"Edm.DateTime"`} {
+		if !strings.Contains(full, frag) {
+			t.Errorf("fullmetadata lacks %s: %s", frag, full)
+		}
+	}
+	sel := string(c.want(c.do("GET", "/people()?$select=I,Missing", ""), 200).Body)
+	if !strings.Contains(sel, `"I":7,"Missing":null`) || strings.Contains(sel, "Big") {
+		t.Errorf("$select: %s", sel)
+	}
+	c.wantError(c.do("GET", "/people(PartitionKey='p',RowKey='r')", "", "Accept", "application/atom+xml"), 415, "AtomFormatNotSupported")
+	// An insert without Prefer answers 201 with the entity and Location.
+	created := c.want(c.do("POST", "/people", `{"PartitionKey":"O'Brien & Co","RowKey":"é 1"}`), 201)
+	if created.Header.Get("Location") != "http://127.0.0.1:10002/devstoreaccount1/people(PartitionKey='O''Brien%20&%20Co',RowKey='%C3%A9%201')" {
+		t.Errorf("Location %s", created.Header.Get("Location"))
+	}
+	c.want(c.do("GET", "/people(PartitionKey='O''Brien%20%26%20Co',RowKey='%C3%A9%201')", ""), 200)
+	c.want(c.do("GET", "/people(PartitionKey='O%27%27Brien%20&%20Co', RowKey='%C3%A9%201')", ""), 200)
+}
+
+func TestBadRequests(t *testing.T) {
+	c := newClient(t)
+	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p"}`), 400, "PropertiesNeedValue")
+	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r",`), 400, "InvalidInput")
+	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r","X":1,"X":2}`), 400, "DuplicatePropertiesSpecified")
+	c.wantError(c.do("POST", "/people", `{"PartitionKey":5,"RowKey":"r"}`), 400, "InvalidInput")
+	c.wantError(c.do("POST", "/people", ``), 400, "InvalidInput")
+	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r","X":[1]}`), 400, "InvalidInput")
+	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r","a-b":1}`), 400, "PropertyNameInvalid")
+	c.wantError(c.do("GET", "/people()?$top=0", ""), 400, "InvalidInput")
+	c.wantError(c.do("GET", "/people()?$top=1001", ""), 400, "InvalidInput")
+	c.wantError(c.do("GET", "/people()?NextPartitionKey=1!%25%25", ""), 400, "InvalidInput")
+	c.wantError(c.do("PUT", "/people", ""), 405, "MethodNotAllowed")
+	c.wantError(c.do("DELETE", "/people(PartitionKey='p',RowKey='r')", ""), 400, "MissingRequiredHeader")
+	c.wantError(c.do("GET", "/people(PartitionKey='p')", ""), 400, "InvalidInput")
+	c.wantError(c.do("GET", "/people(PartitionKey='p',RowKey='r", ""), 400, "InvalidUri")
+	c.wantError(c.do("PUT", "/people(PartitionKey='p',RowKey='r')", `{}`, "If-Match", "bogus"), 400, "InvalidInput")
+	c.wantError(c.do("POST", "/Tables", `{"TableName":"people"}`, "Prefer", "return-no-content"), 409, "TableAlreadyExists")
+	resp := c.do("POST", "/Tables", `{"TableName":"people"}`, "Prefer", "return-no-content")
+	if resp.Header.Get("Preference-Applied") != "return-no-content" {
+		t.Error("Preference-Applied is echoed on errors of requests that had Prefer")
+	}
+	c.wantError(c.do("GET", "/nosuch()", ""), 404, "TableNotFound")
+	c.wantError(c.do("DELETE", "/Tables('nosuch')", ""), 404, "ResourceNotFound")
+	if r := c.do("GET", "/people()", "", "x-ms-client-request-id", "abc-123"); r.Header.Get("x-ms-client-request-id") != "abc-123" {
+		t.Error("x-ms-client-request-id is echoed")
+	}
+	// Without credentials, and anonymous access off.
+	strict := NewServer(engine.New(engine.Options{}), Options{Now: func() time.Time { return time.Now() }})
+	r := &Request{Method: "GET", Target: "/devstoreaccount1/Tables", Host: "127.0.0.1:10002"}
+	if resp := strict.Serve(r); resp.Status != 403 || !strings.Contains(string(resp.Body), "AuthorizationFailure") {
+		t.Errorf("anonymous request: %d %s", resp.Status, resp.Body)
+	}
+}
+
+func TestContinuationAndPlanHeaders(t *testing.T) {
+	c := newClient(t)
+	for i := 0; i < 25; i++ {
+		c.want(c.do("POST", "/people", `{"PartitionKey":"","RowKey":"`+string(rune('a'+i))+`"}`, "Prefer", "return-no-content"), 204)
+	}
+	seen := 0
+	next := "/people()?$top=10"
+	for page := 0; ; page++ {
+		resp := c.want(c.do("GET", next, ""), 200)
+		var body struct{ Value []map[string]any }
+		json.Unmarshal(resp.Body, &body)
+		seen += len(body.Value)
+		if resp.Header.Get("X-Tablelab-Plan") != "table-scan" {
+			t.Fatalf("plan %s", resp.Header.Get("X-Tablelab-Plan"))
+		}
+		npk := resp.Header.Get("x-ms-continuation-NextPartitionKey")
+		if npk == "" {
+			break
+		}
+		// An empty PartitionKey still gives a non-empty token.
+		next = "/people()?$top=10&NextPartitionKey=" + npk + "&NextRowKey=" + resp.Header.Get("x-ms-continuation-NextRowKey")
+	}
+	if seen != 25 {
+		t.Fatalf("paged %d entities", seen)
+	}
+	resp := c.want(c.do("GET", "/people()?$filter="+strings.ReplaceAll("PartitionKey eq '' and RowKey eq 'c'", " ", "%20"), ""), 200)
+	if resp.Header.Get("X-Tablelab-Plan") != "point" || resp.Header.Get("X-Tablelab-Examined") != "1" || resp.Header.Get("X-Tablelab-Returned") != "1" {
+		t.Fatalf("point plan headers: %v", resp.Header)
+	}
+}
+
+const goBatch = "--batch_b\r\nContent-Type: multipart/mixed; boundary=changeset_c\r\n\r\n" +
+	"--changeset_c\r\nContent-Transfer-Encoding: binary\r\nContent-Type: application/http\r\n\r\n" +
+	"POST http://127.0.0.1:10002/devstoreaccount1/people?%24format=application%2Fjson%3Bodata%3Dminimalmetadata HTTP/1.1\r\nAccept: application/json;odata=minimalmetadata\r\nContent-Type: application/json\r\nDataServiceVersion: \r\nPrefer: return-no-content\r\nx-ms-version: \r\n\r\n" +
+	`{"PartitionKey":"b","RowKey":"1"}` + "\r\n" +
+	"--changeset_c\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+	"POST http://127.0.0.1:10002/devstoreaccount1/people HTTP/1.1\r\nContent-Type: application/json\r\nContent-ID: 7\r\n\r\n" +
+	`{"PartitionKey":"b","RowKey":"2"}` + "\r\n" +
+	"--changeset_c\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+	"DELETE http://127.0.0.1:10002/devstoreaccount1/people(PartitionKey='b',RowKey='x') HTTP/1.1\r\nIf-Match: *\r\n\r\n\r\n" +
+	"--changeset_c--\r\n\r\n--batch_b--\r\n"
+
+func TestBatchResponses(t *testing.T) {
+	c := newClient(t)
+	c.want(c.do("POST", "/people", `{"PartitionKey":"b","RowKey":"x"}`), 201)
+	resp := c.want(c.do("POST", "/$batch", goBatch, "Content-Type", "multipart/mixed; boundary=batch_b"), 202)
+	body := string(resp.Body)
+	ct := resp.Header.Get("Content-Type")
+	if !strings.HasPrefix(ct, "multipart/mixed; boundary=batchresponse_") || !strings.HasPrefix(body, "--"+strings.TrimPrefix(ct, "multipart/mixed; boundary=")+"\r\n") {
+		t.Fatalf("framing: %s\n%s", ct, body)
+	}
+	for _, frag := range []string{"\r\nContent-Type: multipart/mixed; boundary=changesetresponse_", "HTTP/1.1 204 No Content\r\n", "HTTP/1.1 201 Created\r\nContent-ID: 7\r\n", "Preference-Applied: return-no-content", "--\r\n"} {
+		if !strings.Contains(body, frag) {
+			t.Errorf("batch response lacks %q:\n%s", frag, body)
+		}
+	}
+	if strings.Count(body, "application/http") != 3 {
+		t.Errorf("want three parts:\n%s", body)
+	}
+	c.want(c.do("GET", "/people(PartitionKey='b',RowKey='2')", ""), 200)
+	c.want(c.do("GET", "/people(PartitionKey='b',RowKey='x')", ""), 404)
+
+	// The same batch again fails at index 0 (b/1 exists): one part, 202,
+	// the index first in the message, nothing applied.
+	c.want(c.do("PUT", "/people(PartitionKey='b',RowKey='x')", `{}`), 204)
+	resp = c.want(c.do("POST", "/$batch", goBatch, "Content-Type", "multipart/mixed; boundary=batch_b"), 202)
+	body = string(resp.Body)
+	if strings.Count(body, "application/http") != 1 || !strings.Contains(body, "HTTP/1.1 409 Conflict") || !strings.Contains(body, `"value":"0:The specified entity already exists.`) {
+		t.Fatalf("failed batch:\n%s", body)
+	}
+	c.want(c.do("GET", "/people(PartitionKey='b',RowKey='x')", ""), 200)
+
+	c.wantError(c.do("POST", "/$batch", "garbage", "Content-Type", "multipart/mixed; boundary=batch_b"), 400, "InvalidInput")
+	c.wantError(c.do("POST", "/$batch", goBatch, "Content-Type", "application/json"), 400, "InvalidInput")
+}
