@@ -1,7 +1,7 @@
 package api
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -42,11 +42,12 @@ type route struct {
 // label of the host name (the service's).
 func pathStyleHost(host string) bool {
 	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
+	if strings.HasPrefix(h, "[") {
+		h, _, _ = strings.Cut(h[1:], "]") // [::1]:10002
+	} else if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h = h[:i]
 	}
-	h = strings.Trim(h, "[]")
-	if h == "" || net.ParseIP(h) != nil || !strings.Contains(h, ".") {
+	if _, err := netip.ParseAddr(h); err == nil || h == "" || !strings.Contains(h, ".") {
 		return true // an IP address, localhost or a bare host name
 	}
 	return false

@@ -1,7 +1,7 @@
 package auth
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -81,24 +81,24 @@ func parseSASTime(s string) (time.Time, bool) {
 // ipAllowed checks an address against a SAS's sip: one address or a
 // range a-b.
 func ipAllowed(sip, remote string) bool {
-	ip := net.ParseIP(remote)
-	if ip == nil {
+	ip, err := netip.ParseAddr(remote)
+	if err != nil {
 		return false
 	}
+	ip = ip.Unmap()
 	lo, hi, isRange := strings.Cut(sip, "-")
-	l := net.ParseIP(strings.TrimSpace(lo))
-	if l == nil {
+	l, err := netip.ParseAddr(strings.TrimSpace(lo))
+	if err != nil {
 		return false
 	}
 	if !isRange {
-		return l.Equal(ip)
+		return l.Unmap() == ip
 	}
-	h := net.ParseIP(strings.TrimSpace(hi))
-	if h == nil {
+	h, err := netip.ParseAddr(strings.TrimSpace(hi))
+	if err != nil {
 		return false
 	}
-	ip16, l16, h16 := ip.To16(), l.To16(), h.To16()
-	return string(ip16) >= string(l16) && string(ip16) <= string(h16)
+	return ip.Compare(l.Unmap()) >= 0 && ip.Compare(h.Unmap()) <= 0
 }
 
 // TableSAS describes a service SAS to create.

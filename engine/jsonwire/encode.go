@@ -112,7 +112,7 @@ func EntityPath(table, pk, rk string) string {
 	return table + "(PartitionKey='" + QuoteKey(pk) + "',RowKey='" + QuoteKey(rk) + "')"
 }
 
-// QuoteKey writes a key for a resource path: '' for each quote, and
+// QuoteKey writes a key for a resource path: ” for each quote, and
 // percent-escapes for what a path segment cannot hold.
 func QuoteKey(k string) string {
 	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
