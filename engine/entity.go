@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/edm"
@@ -83,5 +83,5 @@ func ETagOf(ticks int64) string {
 
 // sortProperties orders props by name, the order Property relies on.
 func sortProperties(props []Property) {
-	sort.Slice(props, func(i, j int) bool { return props[i].Name < props[j].Name })
+	slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
 }

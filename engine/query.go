@@ -212,7 +212,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		s.mu.RUnlock()
 		if ok {
 			page.Plan.Examined = 1
-			if q.Range.Contains(it.pk, it.rk) && (f == nil || f.Match(encodedRecord(it.enc))) {
+			if q.Range.Contains(it.pk, it.rk) && (f == nil || f.Match(&encodedRecord{it.enc})) {
 				if err := page.add(it.enc); err != nil {
 					return Page{}, err
 				}
@@ -223,6 +223,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 
 	tree := s.snapshot()
 	var walkErr error
+	rec := &encodedRecord{}
 	tree.Ascend(b.start, func(it item) bool {
 		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk > q.Range.EndPartitionKey {
 			return false
@@ -235,7 +236,8 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		if !q.Range.Contains(it.pk, it.rk) {
 			return true
 		}
-		if f == nil || f.Match(encodedRecord(it.enc)) {
+		rec.enc = it.enc
+		if f == nil || f.Match(rec) {
 			if walkErr = page.add(it.enc); walkErr != nil {
 				return false
 			}

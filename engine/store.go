@@ -25,8 +25,10 @@ func less(a, b item) bool {
 	if a.table != b.table {
 		return a.table < b.table
 	}
-	if a.pk != b.pk {
-		return a.pk < b.pk
+	// One three-way comparison per key: != followed by < would read
+	// equal-length keys twice.
+	if c := strings.Compare(a.pk, b.pk); c != 0 {
+		return c < 0
 	}
 	return a.rk < b.rk
 }
