@@ -129,7 +129,8 @@ func (r *reader) u64() uint64 {
 	if len(v) < 8 {
 		return 0
 	}
-	return binary.LittleEndian.Uint64([]byte(v))
+	return uint64(v[0]) | uint64(v[1])<<8 | uint64(v[2])<<16 | uint64(v[3])<<24 |
+		uint64(v[4])<<32 | uint64(v[5])<<40 | uint64(v[6])<<48 | uint64(v[7])<<56
 }
 
 func (r *reader) byte1() byte {
@@ -153,7 +154,7 @@ func (r *reader) value(kind edm.Kind) edm.Value {
 		if len(v) < 4 {
 			return edm.Value{}
 		}
-		return edm.Int32Value(int32(binary.LittleEndian.Uint32([]byte(v))))
+		return edm.Int32Value(int32(uint32(v[0]) | uint32(v[1])<<8 | uint32(v[2])<<16 | uint32(v[3])<<24))
 	case edm.Int64:
 		return edm.Int64Value(int64(r.u64()))
 	case edm.DateTime:
@@ -209,23 +210,43 @@ func decodeEntity(enc string) (*Entity, error) {
 // costs no allocation, a string would cost one per entity.
 type encodedRecord struct{ enc string }
 
-// Property implements odata.Record.
+// Property implements odata.Record. It runs once per examined entity, so
+// it walks the encoding with single-byte lengths read inline and skips
+// the values of the properties it passes.
 func (er *encodedRecord) Property(name string) (edm.Value, bool) {
-	r := reader{s: er.enc}
-	ticks, pk, rk, n := r.header()
 	switch name {
-	case PartitionKeyName:
-		return edm.StringValue(pk), true
-	case RowKeyName:
-		return edm.StringValue(rk), true
-	case TimestampName:
-		return edm.DateTimeTicks(ticks), true
+	case PartitionKeyName, RowKeyName, TimestampName:
+		r := reader{s: er.enc}
+		ticks, pk, rk, _ := r.header()
+		switch name {
+		case PartitionKeyName:
+			return edm.StringValue(pk), !r.err
+		case RowKeyName:
+			return edm.StringValue(rk), !r.err
+		}
+		return edm.DateTimeTicks(ticks), !r.err
 	}
+	r := reader{s: er.enc, off: 8}
+	r.skip(edm.String) // PartitionKey
+	r.skip(edm.String) // RowKey
+	n := int(r.uvarint())
 	for i := 0; i < n && !r.err; i++ {
-		pname := r.str()
-		kind := edm.Kind(r.byte1())
+		var l int
+		if r.off < len(r.s) && r.s[r.off] < 0x80 {
+			l = int(r.s[r.off])
+			r.off++
+		} else {
+			l = int(r.uvarint())
+		}
+		if r.off+l+1 > len(r.s) || l < 0 {
+			return edm.Value{}, false
+		}
+		pname := r.s[r.off : r.off+l]
+		kind := edm.Kind(r.s[r.off+l])
+		r.off += l + 1
 		if pname == name {
-			return r.value(kind), !r.err
+			v := r.value(kind)
+			return v, !r.err
 		}
 		if pname > name {
 			return edm.Value{}, false // sorted: it is not here

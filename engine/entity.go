@@ -77,8 +77,21 @@ func (e *Entity) ETag() string { return ETagOf(e.Timestamp) }
 
 // ETagOf formats the ETag of a write made at the given ticks.
 func ETagOf(ticks int64) string {
-	ts := edm.FormatDateTime(ticks)
-	return `W/"datetime'` + strings.ReplaceAll(ts, ":", "%3A") + `'"`
+	var buf [64]byte
+	b := append(buf[:0], `W/"datetime'`...)
+	start := len(b)
+	b = edm.AppendDateTime(b, ticks)
+	// URL-encode the two colons of the time of day in place.
+	ts := string(b[start:])
+	b = b[:start]
+	for i := 0; i < len(ts); i++ {
+		if ts[i] == ':' {
+			b = append(b, "%3A"...)
+		} else {
+			b = append(b, ts[i])
+		}
+	}
+	return string(append(b, `'"`...))
 }
 
 // sortProperties orders props by name, the order Property relies on.
