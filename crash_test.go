@@ -358,3 +358,50 @@ func (m *model) verify(t *testing.T, s *crashServer, round int) {
 	m.want = got
 	m.inflight = map[int][]pending{}
 }
+
+// TestGracefulShutdown stops the server with SIGTERM: it exits cleanly,
+// releases its directory, and a restart finds the data.
+func TestGracefulShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the server binary; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tablelab")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	srv := startCrashServer(t, bin, data)
+	if code, body := srv.do("POST", "/Tables", `{"TableName":"kept"}`, nil); code != 201 {
+		t.Fatalf("%d %s", code, body)
+	}
+	// A second server on the same directory is refused.
+	second := exec.Command(bin, "-table-addr", "127.0.0.1:0", "-data", data)
+	if out, err := second.CombinedOutput(); err == nil || !strings.Contains(string(out), "in use") {
+		t.Fatalf("second server on the same directory: %v %s", err, out)
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, srv.log.String())
+		}
+	case <-time.After(15 * time.Second):
+		srv.cmd.Process.Kill()
+		t.Fatal("no exit within 15 s of SIGTERM")
+	}
+	if !strings.Contains(srv.log.String(), "shutting down") {
+		t.Fatalf("log: %s", srv.log.String())
+	}
+	srv = startCrashServer(t, bin, data)
+	defer srv.kill()
+	if code, _ := srv.do("GET", "/Tables('kept')", "", nil); code != 200 {
+		t.Fatalf("after restart: %d", code)
+	}
+}

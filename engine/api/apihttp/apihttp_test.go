@@ -1,0 +1,90 @@
+package apihttp
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/auth"
+)
+
+func serve(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(Handler{Server: api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}), MaxBody: 1 << 20})
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL + "/devstoreaccount1"
+}
+
+func TestOversizedBodiesAreRefused(t *testing.T) {
+	base := serve(t)
+	// Declared too large: refused before reading.
+	resp, err := http.Post(base+"/Tables", "application/json", strings.NewReader(strings.Repeat("x", 2<<20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), `"code":"RequestBodyTooLarge"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	// Chunked, with no length: cut off at the limit.
+	pr, pw := io.Pipe()
+	go func() {
+		chunk := strings.Repeat("y", 64<<10)
+		for i := 0; i < 40; i++ {
+			if _, err := pw.Write([]byte(chunk)); err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", base+"/$batch", pr)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), "RequestBodyTooLarge") {
+		t.Fatalf("chunked: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestHeadersAndRawPath(t *testing.T) {
+	base := serve(t)
+	resp, err := http.Post(base+"/Tables", "application/json", strings.NewReader(`{"TableName":"people"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	req, _ := http.NewRequest("POST", base+"/people", strings.NewReader(`{"PartitionKey":"a b","RowKey":"c%d"}`))
+	req.Header.Set("Prefer", "return-no-content")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 204 || resp.Header.Get("ETag") == "" || resp.Header.Get("Preference-Applied") != "return-no-content" {
+		t.Fatalf("%d %v", resp.StatusCode, resp.Header)
+	}
+	resp, err = http.Get(base + "/people(PartitionKey='a%20b',RowKey='c%25d')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("get by escaped keys: %d", resp.StatusCode)
+	}
+}
