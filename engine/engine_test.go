@@ -129,26 +129,26 @@ func TestCRUDAndETags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ETag() != r1.ETag {
-		t.Fatalf("stored etag %s, write returned %s", got.ETag(), r1.ETag)
+	if got.ETag() != r1.ETag() {
+		t.Fatalf("stored etag %s, write returned %s", got.ETag(), r1.ETag())
 	}
 	if v, _ := got.Property("Name"); v.Str() != "Ann" {
 		t.Fatalf("Name = %v", v)
 	}
 
 	// Merge keeps Age, replace drops it.
-	r2, err := s.Write("People", Op{Kind: Merge, Entity: ent("Sales", "1", "Name", "Anne"), IfMatch: r1.ETag})
+	r2, err := s.Write("People", Op{Kind: Merge, Entity: ent("Sales", "1", "Name", "Anne"), IfMatch: r1.ETag()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r2.ETag == r1.ETag {
+	if r2.ETag() == r1.ETag() {
 		t.Fatal("ETag did not change on merge within one clock tick")
 	}
 	got, _ = s.Get("People", "Sales", "1")
 	if v, ok := got.Property("Age"); !ok || v.Int() != 30 {
 		t.Fatalf("merge lost Age: %v", got.Properties)
 	}
-	_, err = s.Write("People", Op{Kind: Replace, Entity: ent("Sales", "1", "X", 1), IfMatch: r1.ETag})
+	_, err = s.Write("People", Op{Kind: Replace, Entity: ent("Sales", "1", "X", 1), IfMatch: r1.ETag()})
 	wantCode(t, err, svcerr.UpdateConditionNotSatisfied)
 	_, err = s.Write("People", Op{Kind: Replace, Entity: ent("Sales", "1", "X", 1), IfMatch: "garbage"})
 	wantCode(t, err, svcerr.InvalidInput)
@@ -180,7 +180,7 @@ func TestCRUDAndETags(t *testing.T) {
 	}
 
 	cur, _ := s.Get("People", "Sales", "2")
-	_, err = s.Write("People", Op{Kind: Delete, Entity: ent("Sales", "2"), IfMatch: r1.ETag})
+	_, err = s.Write("People", Op{Kind: Delete, Entity: ent("Sales", "2"), IfMatch: r1.ETag()})
 	wantCode(t, err, svcerr.UpdateConditionNotSatisfied)
 	if _, err = s.Write("People", Op{Kind: Delete, Entity: ent("Sales", "2"), IfMatch: cur.ETag()}); err != nil {
 		t.Fatal(err)
@@ -203,10 +203,10 @@ func TestETagsUniqueWithinOneTick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if seen[r.ETag] {
-			t.Fatalf("ETag %s repeated", r.ETag)
+		if seen[r.ETag()] {
+			t.Fatalf("ETag %s repeated", r.ETag())
 		}
-		seen[r.ETag] = true
+		seen[r.ETag()] = true
 	}
 }
 
@@ -318,7 +318,7 @@ func TestBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 100 || rs[3].Entity != nil || rs[4].ETag == "" {
+	if len(rs) != 100 || rs[3].Entity != nil || rs[4].ETag() == "" {
 		t.Fatalf("results %d", len(rs))
 	}
 	if s.Len() != 99 {

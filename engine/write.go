@@ -52,8 +52,15 @@ type Result struct {
 	// Entity is the entity as stored after the write (nil after Delete).
 	// It is shared with the store: read-only.
 	Entity *Entity
-	// ETag is the entity's new ETag (empty after Delete).
-	ETag string
+}
+
+// ETag returns the entity's new ETag, or "" after a Delete. It is made
+// on demand: formatting it costs more than some writes.
+func (r Result) ETag() string {
+	if r.Entity == nil {
+		return ""
+	}
+	return r.Entity.ETag()
 }
 
 // Write applies one operation to a table.
@@ -187,7 +194,7 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 	if err := s.wait(w); err != nil {
 		return nil, err
 	}
-	return []Result{{Entity: e, ETag: ETagOf(ticks)}}, nil
+	return []Result{{Entity: e}}, nil
 }
 
 // decide works out what one operation changes, checking its preconditions
@@ -230,7 +237,7 @@ func (s *Store) decide(t *table, op Op) (change, Result, error) {
 	enc := encodeEntity(next, ticks)
 	r := reader{s: enc}
 	_, pk, rk, _ := r.header()
-	return change{put: true, pk: pk, rk: rk, enc: enc}, Result{Entity: next, ETag: ETagOf(ticks)}, nil
+	return change{put: true, pk: pk, rk: rk, enc: enc}, Result{Entity: next}, nil
 }
 
 // mergeProperties merges two name-sorted property lists; upd wins.

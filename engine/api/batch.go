@@ -76,7 +76,7 @@ func (c *call) batch() error {
 			if op.noContent {
 				p.Header = append(p.Header, batchwire.Field{Name: "DataServiceId", Value: loc})
 			}
-			p.Header = append(p.Header, batchwire.Field{Name: "ETag", Value: results[i].ETag})
+			p.Header = append(p.Header, batchwire.Field{Name: "ETag", Value: results[i].ETag()})
 			if !op.noContent {
 				p.Status = 201
 				p.Header = append(p.Header, batchwire.Field{Name: "Content-Type", Value: c.format.ContentType()})
@@ -86,7 +86,7 @@ func (c *call) batch() error {
 			p.Header = append(p.Header, batchwire.Field{Name: "DataServiceVersion", Value: "1.0;"})
 		default:
 			p.Header = append(p.Header, batchwire.Field{Name: "DataServiceVersion", Value: "1.0;"},
-				batchwire.Field{Name: "ETag", Value: results[i].ETag})
+				batchwire.Field{Name: "ETag", Value: results[i].ETag()})
 		}
 		parts[i] = p
 	}

@@ -33,7 +33,7 @@ func (c *call) insert() error {
 	name, _ := c.s.store.TableExists(c.rt.table)
 	h := &c.resp.Header
 	loc := c.rt.base + "/" + jsonwire.EntityPath(name, e.PartitionKey, e.RowKey)
-	h.Set("ETag", res.ETag)
+	h.Set("ETag", res.ETag())
 	h.Set("Location", loc)
 	noContent, stated := c.preferNoContent()
 	if stated {
@@ -157,8 +157,8 @@ func (c *call) writeEntity(method string) error {
 	if err != nil {
 		return err
 	}
-	if res.ETag != "" {
-		c.resp.Header.Set("ETag", res.ETag)
+	if res.ETag() != "" {
+		c.resp.Header.Set("ETag", res.ETag())
 	}
 	c.resp.Status = 204
 	return nil
