@@ -67,6 +67,14 @@ func runTests(args []string) error {
 	goArgs = append(goArgs, "./...")
 	total.add(goTest(goArgs...))
 
+	step("go test -race (the engine and the protocol, for data races)")
+	if err := run("go", "test", "-race", "-count=1", "-timeout=10m", "./engine/..."); err != nil {
+		total.failed++
+		total.failures = append(total.failures, "go test -race ./engine/...")
+	} else {
+		total.passed++
+	}
+
 	step("JS SDK walk against the real server")
 	if t, err := jsWalk(); err != nil {
 		total.failed++
