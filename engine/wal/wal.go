@@ -19,9 +19,10 @@
 // # Durability
 //
 // Append copies a record into memory and returns at once; Commit.Wait
-// blocks until it is written and fdatasync'd. One flusher goroutine
-// writes whatever has accumulated with one write and one sync, so
-// concurrent writers share an fsync, and a lone writer pays exactly one.
+// blocks until it is written and fdatasync'd. Whichever waiter finds no
+// flush under way writes everything accumulated with one write and one
+// sync, so concurrent writers share an fsync, and a lone writer pays
+// exactly one, on its own thread.
 //
 // Recovery cuts a torn or corrupt tail of the newest segment at the last
 // good record and says how many bytes it dropped; damage anywhere else is
@@ -93,7 +94,6 @@ type Log struct {
 	closed   bool
 	replayed bool
 	stats    Stats
-	done     chan struct{}
 }
 
 // Commit is a record on its way to disk.
@@ -124,7 +124,7 @@ func Open(dir string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, fmt.Errorf("wal: %s is in use by another process (its LOCK is held): %w", dir, err)
 	}
-	l := &Log{dir: dir, opts: opts, lock: lock, done: make(chan struct{})}
+	l := &Log{dir: dir, opts: opts, lock: lock}
 	l.cond = sync.NewCond(&l.mu)
 	return l, nil
 }
@@ -221,7 +221,6 @@ func (l *Log) Replay(loadSnapshot func(r io.Reader) error, apply func(rec []byte
 		}
 	}
 	l.f, l.segment = f, seg
-	go l.flusher()
 	return nil
 }
 
@@ -363,11 +362,22 @@ func (l *Log) Append(rec []byte) *Commit {
 
 // Wait blocks until the record is durable, or returns the error that kept
 // it from being so.
+//
+// Group commit without a flusher goroutine: the first waiter to find no
+// flush under way writes and syncs everything pending — its own record
+// and any others — while later waiters wait for it, and the next round
+// is led by one of them. A lone writer thus syncs its own record with no
+// hand-off between threads, which on this kind of machine costs as much
+// as the fsync itself.
 func (c *Commit) Wait() error {
 	l := c.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for l.synced < c.n && l.err == nil {
+		if !l.flushing && len(l.pending) > 0 {
+			l.flushLocked()
+			continue
+		}
 		l.cond.Wait()
 	}
 	if l.synced >= c.n {
@@ -376,42 +386,32 @@ func (c *Commit) Wait() error {
 	return l.err
 }
 
-// flusher writes and syncs whatever has accumulated, round after round.
-func (l *Log) flusher() {
-	defer close(l.done)
-	l.mu.Lock()
-	for {
-		for len(l.pending) == 0 && !l.closed {
-			l.cond.Wait()
-		}
-		if len(l.pending) == 0 && l.closed {
-			l.mu.Unlock()
-			return
-		}
-		buf, target, f := l.pending, l.appended, l.f
-		l.pending, l.spare = l.spare[:0], nil
-		l.flushing = true
-		l.mu.Unlock()
+// flushLocked writes and syncs everything pending. It is called with mu
+// held and no flush under way; it releases mu for the I/O.
+func (l *Log) flushLocked() {
+	buf, target, f := l.pending, l.appended, l.f
+	l.pending, l.spare = l.spare[:0], nil
+	l.flushing = true
+	l.mu.Unlock()
 
-		_, err := f.Write(buf)
-		if err == nil && !l.opts.NoSync {
-			err = fdatasync(f)
-		}
-
-		l.mu.Lock()
-		l.flushing = false
-		if err != nil && l.err == nil {
-			l.err = fmt.Errorf("wal: writing the log: %w", err)
-		}
-		if err == nil {
-			l.synced = target
-			l.stats.LogBytes += int64(len(buf))
-		}
-		if cap(buf) <= 4<<20 {
-			l.spare = buf[:0]
-		}
-		l.cond.Broadcast()
+	_, err := f.Write(buf)
+	if err == nil && !l.opts.NoSync {
+		err = fdatasync(f)
 	}
+
+	l.mu.Lock()
+	l.flushing = false
+	if err != nil && l.err == nil {
+		l.err = fmt.Errorf("wal: writing the log: %w", err)
+	}
+	if err == nil {
+		l.synced = target
+		l.stats.LogBytes += int64(len(buf))
+	}
+	if cap(buf) <= 4<<20 {
+		l.spare = buf[:0]
+	}
+	l.cond.Broadcast()
 }
 
 // BeginSnapshot starts a snapshot at the current end of the log. The
@@ -422,7 +422,11 @@ func (l *Log) flusher() {
 func (l *Log) BeginSnapshot() *SnapshotPoint {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for (l.synced < l.appended || l.flushing) && l.err == nil {
+	for (l.synced < l.appended || l.flushing) && l.err == nil && l.f != nil {
+		if !l.flushing && len(l.pending) > 0 {
+			l.flushLocked()
+			continue
+		}
 		l.cond.Wait()
 	}
 	if l.err != nil || l.f == nil {
@@ -532,7 +536,7 @@ func (l *Log) Stats() Stats {
 	return l.stats
 }
 
-// Close writes and syncs what is pending, stops the flusher and releases
+// Close writes and syncs what is pending and releases
 // the directory.
 func (l *Log) Close() error {
 	l.mu.Lock()
@@ -541,13 +545,13 @@ func (l *Log) Close() error {
 		return nil
 	}
 	l.closed = true
-	started := l.f != nil
-	l.cond.Broadcast()
-	l.mu.Unlock()
-	if started {
-		<-l.done
+	for l.f != nil && l.err == nil && (l.flushing || len(l.pending) > 0) {
+		if !l.flushing {
+			l.flushLocked()
+			continue
+		}
+		l.cond.Wait()
 	}
-	l.mu.Lock()
 	err := l.err
 	if l.f != nil {
 		if cerr := l.f.Close(); err == nil {
