@@ -38,13 +38,7 @@ func TestCrashRecovery(t *testing.T) {
 		}
 		rounds = n
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "tablelab")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatal(err)
-	}
+	dir, bin := buildServer(t)
 	data := filepath.Join(dir, "data")
 	m := newModel()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
@@ -78,6 +72,19 @@ func TestCrashRecovery(t *testing.T) {
 	if m.acked() == 0 {
 		t.Fatal("no write was acknowledged: the load never ran")
 	}
+}
+
+// buildServer builds the server binary into a new temporary directory.
+func buildServer(t *testing.T) (dir, bin string) {
+	t.Helper()
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "tablelab")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return dir, bin
 }
 
 type crashServer struct {
@@ -365,13 +372,7 @@ func TestGracefulShutdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the server binary; skipped with -short")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "tablelab")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatal(err)
-	}
+	dir, bin := buildServer(t)
 	data := filepath.Join(dir, "data")
 	srv := startCrashServer(t, bin, data)
 	if code, body := srv.do("POST", "/Tables", `{"TableName":"kept"}`, nil); code != 201 {

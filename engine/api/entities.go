@@ -31,20 +31,10 @@ func (c *call) insert() error {
 		return err
 	}
 	name, _ := c.s.store.TableExists(c.rt.table)
-	h := &c.resp.Header
-	loc := c.rt.base + "/" + jsonwire.EntityPath(name, e.PartitionKey, e.RowKey)
-	h.Set("ETag", res.ETag())
-	h.Set("Location", loc)
-	noContent, stated := c.preferNoContent()
-	if stated {
-		h.Set("Preference-Applied", c.req.Header.Get("Prefer"))
-	}
-	if noContent {
-		h.Set("DataServiceId", loc)
-		c.resp.Status = 204
-		return nil
-	}
-	c.writeJSON(201, jsonwire.AppendEntity(nil, res.Entity, c.jsonOptions(name)))
+	c.resp.Header.Set("ETag", res.ETag())
+	c.created(c.rt.base+"/"+jsonwire.EntityPath(name, e.PartitionKey, e.RowKey), func() []byte {
+		return jsonwire.AppendEntity(nil, res.Entity, c.jsonOptions(name))
+	})
 	return nil
 }
 

@@ -220,16 +220,23 @@ func (c *call) writeJSON(status int, body []byte) {
 	c.resp.Body = body
 }
 
-// preferNoContent reads the Prefer header of an insert: the service
-// answers 201 with the entity unless the client asks for no content.
-func (c *call) preferNoContent() (noContent, stated bool) {
+// created answers a request that created a resource at loc: 201 with the
+// body, or, when the client's Prefer header asks for no content, 204 with
+// the resource's DataServiceId. A stated preference is echoed in
+// Preference-Applied.
+func (c *call) created(loc string, body func() []byte) {
+	h := &c.resp.Header
+	h.Set("Location", loc)
 	switch strings.TrimSpace(c.req.Header.Get("Prefer")) {
 	case "return-no-content":
-		return true, true
+		h.Set("Preference-Applied", "return-no-content")
+		h.Set("DataServiceId", loc)
+		c.resp.Status = 204
+		return
 	case "return-content":
-		return false, true
+		h.Set("Preference-Applied", "return-content")
 	}
-	return false, false
+	c.writeJSON(201, body())
 }
 
 func (c *call) setPlan(p engine.Plan) {

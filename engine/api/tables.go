@@ -19,19 +19,9 @@ func (c *call) createTable() error {
 	if err := c.s.store.CreateTable(name); err != nil {
 		return err
 	}
-	h := &c.resp.Header
-	loc := c.rt.base + "/" + jsonwire.TablePath(name)
-	h.Set("Location", loc)
-	noContent, stated := c.preferNoContent()
-	if stated {
-		h.Set("Preference-Applied", c.req.Header.Get("Prefer"))
-	}
-	if noContent {
-		h.Set("DataServiceId", loc)
-		c.resp.Status = 204
-		return nil
-	}
-	c.writeJSON(201, jsonwire.AppendTable(nil, name, c.jsonOptions(name)))
+	c.created(c.rt.base+"/"+jsonwire.TablePath(name), func() []byte {
+		return jsonwire.AppendTable(nil, name, c.jsonOptions(name))
+	})
 	return nil
 }
 
