@@ -217,3 +217,23 @@ func TestBatchResponses(t *testing.T) {
 	c.wantError(c.do("POST", "/$batch", "garbage", "Content-Type", "multipart/mixed; boundary=batch_b"), 400, "InvalidInput")
 	c.wantError(c.do("POST", "/$batch", goBatch, "Content-Type", "application/json"), 400, "InvalidInput")
 }
+
+// TestUnsupportedAnswersHonestly covers what tablelab does not build: it
+// answers in the service's format instead of pretending.
+func TestUnsupportedAnswersHonestly(t *testing.T) {
+	c := newClient(t)
+	acl := c.want(c.do("GET", "/people?comp=acl", ""), 200)
+	if !strings.Contains(string(acl.Body), "<SignedIdentifiers />") {
+		t.Errorf("ACL: %s", acl.Body)
+	}
+	c.wantError(c.do("PUT", "/people?comp=acl", "<SignedIdentifiers/>"), 501, "NotImplemented")
+	c.wantError(c.do("GET", "/nosuch?comp=acl", ""), 404, "TableNotFound")
+	props := c.want(c.do("GET", "/?restype=service&comp=properties", ""), 200)
+	if !strings.Contains(string(props.Body), "<StorageServiceProperties>") {
+		t.Errorf("service properties: %s", props.Body)
+	}
+	c.wantError(c.do("PUT", "/?restype=service&comp=properties", "<StorageServiceProperties/>"), 501, "NotImplemented")
+	query := "--b\r\nContent-Type: application/http\r\n\r\nGET http://127.0.0.1:10002/devstoreaccount1/people() HTTP/1.1\r\n\r\n--b--\r\n"
+	c.wantError(c.do("POST", "/$batch", query, "Content-Type", "multipart/mixed; boundary=b"), 501, "NotImplemented")
+	c.wantError(c.do("POST", "/Tables", `{"TableName":"$MetricsTable"}`), 400, "InvalidResourceName")
+}
