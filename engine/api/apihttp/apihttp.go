@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/svcerr"
@@ -69,6 +70,11 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hdr := w.Header()
 	resp.Header.Each(func(name, value string) { hdr[name] = []string{value} })
+	// The length is known: saying so spares large answers the chunked
+	// encoding net/http would otherwise choose.
+	if resp.Status != 204 && resp.Status != 304 {
+		hdr["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
+	}
 	w.WriteHeader(resp.Status)
 	_, _ = w.Write(resp.Body)
 }
