@@ -101,6 +101,14 @@ func ipAllowed(sip, remote string) bool {
 	return ip.Compare(l.Unmap()) >= 0 && ip.Compare(h.Unmap()) <= 0
 }
 
+// sasTimes formats a SAS's start (empty when unset) and expiry.
+func sasTimes(start, expiry time.Time) (st, se string) {
+	if !start.IsZero() {
+		st = start.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	return st, expiry.UTC().Format("2006-01-02T15:04:05Z")
+}
+
 // TableSAS describes a service SAS to create.
 type TableSAS struct {
 	Table       string
@@ -121,11 +129,7 @@ func NewTableSAS(account string, key []byte, s TableSAS) string {
 	if s.Version == "" {
 		s.Version = "2019-02-02"
 	}
-	st := ""
-	if !s.Start.IsZero() {
-		st = s.Start.UTC().Format("2006-01-02T15:04:05Z")
-	}
-	se := s.Expiry.UTC().Format("2006-01-02T15:04:05Z")
+	st, se := sasTimes(s.Start, s.Expiry)
 	toSign := strings.Join([]string{s.Permissions, st, se, "/table/" + account + "/" + strings.ToLower(s.Table),
 		"", s.IP, s.Protocol, s.Version, s.StartPartitionKey, s.StartRowKey, s.EndPartitionKey, s.EndRowKey}, "\n")
 	q := url.Values{}
@@ -161,11 +165,7 @@ func NewAccountSAS(account string, key []byte, s AccountSAS) string {
 	if s.Version == "" {
 		s.Version = "2019-02-02"
 	}
-	st := ""
-	if !s.Start.IsZero() {
-		st = s.Start.UTC().Format("2006-01-02T15:04:05Z")
-	}
-	se := s.Expiry.UTC().Format("2006-01-02T15:04:05Z")
+	st, se := sasTimes(s.Start, s.Expiry)
 	toSign := strings.Join([]string{account, s.Permissions, "t", s.ResourceTypes, st, se, s.IP, s.Protocol, s.Version}, "\n") + "\n"
 	q := url.Values{}
 	q.Set("sv", s.Version)
