@@ -32,6 +32,19 @@ const (
 
 // validateKey checks a PartitionKey or RowKey value.
 func validateKey(which, k string) error {
+	ascii := true
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c >= 0x7f || c == '/' || c == '\\' || c == '#' || c == '?' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if len(k) > MaxKeyUTF16 {
+			return svcerr.New(svcerr.PropertyValueTooLarge)
+		}
+		return nil // the common case: printable ASCII, nothing to decode
+	}
 	for _, r := range k {
 		if r == '/' || r == '\\' || r == '#' || r == '?' || r < 0x20 || r >= 0x7f && r <= 0x9f {
 			return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", which, k)
@@ -95,7 +108,7 @@ func validateEntity(e *Entity) error {
 		if i > 0 && e.Properties[i-1].Name == p.Name {
 			return svcerr.New(svcerr.DuplicatePropertiesSpecified)
 		}
-		if utf8.RuneCountInString(p.Name) > MaxPropertyNameLen {
+		if len(p.Name) > MaxPropertyNameLen && utf8.RuneCountInString(p.Name) > MaxPropertyNameLen {
 			return svcerr.New(svcerr.PropertyNameTooLong)
 		}
 		switch p.Name {

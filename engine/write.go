@@ -132,8 +132,6 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 		}
 	}
 
-	results := make([]Result, len(ops))
-	changes := make([]change, len(ops))
 	s.mu.Lock()
 	if err := s.writable(); err != nil {
 		s.mu.Unlock()
@@ -147,6 +145,8 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 	if !batch && (ops[0].Kind == Insert || ops[0].Kind == InsertOrReplace) {
 		return s.put(t, ops[0])
 	}
+	results := make([]Result, len(ops))
+	changes := make([]change, len(ops))
 	// Each operation touches a different entity, so each can be decided
 	// against the tree as it is; nothing changes until all have passed.
 	for i, op := range ops {
