@@ -140,6 +140,7 @@ type statusWriter struct {
 	status int
 }
 
+// WriteHeader records the status before passing it on.
 func (w *statusWriter) WriteHeader(code int) {
 	w.status = code
 	w.ResponseWriter.WriteHeader(code)

@@ -146,6 +146,8 @@ type TablePage struct {
 
 type tableRecord string
 
+// Property implements odata.Record for a table listing: a table has one
+// property, TableName.
 func (r tableRecord) Property(name string) (edm.Value, bool) {
 	if name == "TableName" {
 		return edm.StringValue(string(r)), true

@@ -30,6 +30,7 @@ const (
 
 var opNames = [...]string{"", "Insert", "Replace", "Merge", "InsertOrReplace", "InsertOrMerge", "Delete"}
 
+// String returns the operation's name, such as "InsertOrMerge".
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
 		return opNames[k]

@@ -78,6 +78,7 @@ const (
 
 var opNames = [...]string{"eq", "ne", "gt", "ge", "lt", "le"}
 
+// String returns the operator as written in a filter: "eq", "lt", ….
 func (o Op) String() string { return opNames[o] }
 
 // mirror returns the operator that keeps the meaning when the operands

@@ -46,6 +46,7 @@ type DB struct {
 // journal feeds the store's committed mutations to the log.
 type journal struct{ log *wal.Log }
 
+// Append implements engine.Journal.
 func (j journal) Append(rec []byte) engine.Waiter { return j.log.Append(rec) }
 
 // Open opens (or creates) the store in dir, restoring its state from the

@@ -523,6 +523,7 @@ type countWriter struct {
 	n int64
 }
 
+// Write implements io.Writer, counting what passes.
 func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
