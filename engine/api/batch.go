@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/tablelab/tablelab/engine"
-	"github.com/tablelab/tablelab/engine/auth"
 	"github.com/tablelab/tablelab/engine/batchwire"
 	"github.com/tablelab/tablelab/engine/jsonwire"
 	"github.com/tablelab/tablelab/engine/svcerr"
@@ -117,35 +116,15 @@ func (c *call) parseBatchOp(sub batchwire.Request) (batchOp, error) {
 	method := sub.Method
 	switch {
 	case rt.kind == resEntities && method == "POST":
-		e, keys, err := decodeBody(sub.Body)
-		if err != nil {
-			return out, err
-		}
-		if !keys.PartitionKey || !keys.RowKey {
-			return out, svcerr.New(svcerr.PropertiesNeedValue)
-		}
-		out.op = engine.Op{Kind: engine.Insert, Entity: e}
+		out.op, err = c.insertOp(rt.table, sub.Body)
 		out.noContent = strings.TrimSpace(sub.Get("Prefer")) == "return-no-content"
-		return out, c.grant.Check(auth.Add, rt.table, e.PartitionKey, e.RowKey)
+		return out, err
 	case rt.kind == resEntity && (method == "PUT" || method == "PATCH" || method == "MERGE" || method == "DELETE"):
+		// The Go SDK sends If-Match inside a batch only when the caller
+		// set one; an empty value counts as none.
 		ifMatch := sub.Get("If-Match")
-		hasIfMatch := ifMatch != ""
-		kind, perm, more := entityOp(method, ifMatch, hasIfMatch)
-		e := &engine.Entity{PartitionKey: rt.pk, RowKey: rt.rk}
-		if kind != engine.Delete {
-			body, _, err := decodeBody(sub.Body)
-			if err != nil {
-				return out, err
-			}
-			e.Properties = body.Properties
-		}
-		out.op = engine.Op{Kind: kind, Entity: e, IfMatch: ifMatch}
-		for _, p := range append([]auth.Permission{perm}, more...) {
-			if err := c.grant.Check(p, rt.table, rt.pk, rt.rk); err != nil {
-				return out, err
-			}
-		}
-		return out, nil
+		out.op, err = c.keyedOp(rt, method, ifMatch, ifMatch != "", sub.Body)
+		return out, err
 	}
 	return out, svcerr.Newf(svcerr.InvalidInput, "The batch operation %s %s is not supported.", method, sub.URL)
 }

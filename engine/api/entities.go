@@ -15,18 +15,69 @@ func decodeBody(body []byte) (*engine.Entity, jsonwire.Keys, error) {
 	return jsonwire.DecodeEntity(body)
 }
 
+// insertOp reads an insert's body — both keys required — into an
+// operation the request's grant allows, for single requests and batches.
+func (c *call) insertOp(table string, body []byte) (engine.Op, error) {
+	e, keys, err := decodeBody(body)
+	if err != nil {
+		return engine.Op{}, err
+	}
+	if !keys.PartitionKey || !keys.RowKey {
+		return engine.Op{}, svcerr.New(svcerr.PropertiesNeedValue)
+	}
+	if err := c.grant.Check(auth.Add, table, e.PartitionKey, e.RowKey); err != nil {
+		return engine.Op{}, err
+	}
+	return engine.Op{Kind: engine.Insert, Entity: e}, nil
+}
+
+// keyedOp builds the operation a method on an entity URL asks for — PUT
+// replaces (without If-Match, upserts), PATCH and MERGE merge likewise,
+// DELETE deletes — and checks that the grant allows it. The keys come
+// from the URL; a body's copies are not consulted, as the service does
+// (the Go SDK even writes them differently).
+func (c *call) keyedOp(rt *route, method, ifMatch string, hasIfMatch bool, body []byte) (engine.Op, error) {
+	var kind engine.OpKind
+	perms := []auth.Permission{auth.Update}
+	switch method {
+	case "PUT":
+		kind = engine.Replace
+		if !hasIfMatch {
+			kind, perms = engine.InsertOrReplace, []auth.Permission{auth.Add, auth.Update}
+		}
+	case "PATCH", "MERGE":
+		kind = engine.Merge
+		if !hasIfMatch {
+			kind, perms = engine.InsertOrMerge, []auth.Permission{auth.Add, auth.Update}
+		}
+	case "DELETE":
+		kind, perms = engine.Delete, []auth.Permission{auth.Delete}
+	default:
+		return engine.Op{}, svcerr.Newf(svcerr.MethodNotAllowed, "The requested method %s is not allowed on an entity.", method)
+	}
+	for _, p := range perms {
+		if err := c.grant.Check(p, rt.table, rt.pk, rt.rk); err != nil {
+			return engine.Op{}, err
+		}
+	}
+	e := &engine.Entity{PartitionKey: rt.pk, RowKey: rt.rk}
+	if kind != engine.Delete {
+		decoded, _, err := decodeBody(body)
+		if err != nil {
+			return engine.Op{}, err
+		}
+		e.Properties = decoded.Properties
+	}
+	return engine.Op{Kind: kind, Entity: e, IfMatch: ifMatch}, nil
+}
+
 func (c *call) insert() error {
-	e, keys, err := decodeBody(c.req.Body)
+	op, err := c.insertOp(c.rt.table, c.req.Body)
 	if err != nil {
 		return err
 	}
-	if !keys.PartitionKey || !keys.RowKey {
-		return svcerr.New(svcerr.PropertiesNeedValue)
-	}
-	if err := c.grant.Check(auth.Add, c.rt.table, e.PartitionKey, e.RowKey); err != nil {
-		return err
-	}
-	res, err := c.s.store.Write(c.rt.table, engine.Op{Kind: engine.Insert, Entity: e})
+	e := op.Entity
+	res, err := c.s.store.Write(c.rt.table, op)
 	if err != nil {
 		return err
 	}
@@ -98,52 +149,16 @@ func (c *call) queryEntities() error {
 	return nil
 }
 
-// entityOp maps a method on an entity URL, with its If-Match header, to
-// the engine operation: PUT replaces (or, without If-Match, upserts),
-// PATCH and MERGE merge likewise, DELETE deletes.
-func entityOp(method, ifMatch string, hasIfMatch bool) (engine.OpKind, auth.Permission, []auth.Permission) {
-	switch method {
-	case "PUT":
-		if hasIfMatch {
-			return engine.Replace, auth.Update, nil
-		}
-		return engine.InsertOrReplace, auth.Add, []auth.Permission{auth.Update}
-	case "PATCH", "MERGE":
-		if hasIfMatch {
-			return engine.Merge, auth.Update, nil
-		}
-		return engine.InsertOrMerge, auth.Add, []auth.Permission{auth.Update}
-	case "DELETE":
-		return engine.Delete, auth.Delete, nil
-	case "POST":
-		return engine.Insert, auth.Add, nil
-	}
-	return 0, 0, nil
-}
-
 func (c *call) writeEntity(method string) error {
-	ifMatch := c.req.Header.Get("If-Match")
 	hasIfMatch := c.req.Header.Has("If-Match")
-	kind, perm, more := entityOp(method, ifMatch, hasIfMatch)
-	if kind == engine.Delete && !hasIfMatch {
+	if method == "DELETE" && !hasIfMatch {
 		return svcerr.Newf(svcerr.MissingRequiredHeader, "The If-Match header is required to delete an entity.")
 	}
-	for _, p := range append([]auth.Permission{perm}, more...) {
-		if err := c.grant.Check(p, c.rt.table, c.rt.pk, c.rt.rk); err != nil {
-			return err
-		}
+	op, err := c.keyedOp(c.rt, method, c.req.Header.Get("If-Match"), hasIfMatch, c.req.Body)
+	if err != nil {
+		return err
 	}
-	e := &engine.Entity{PartitionKey: c.rt.pk, RowKey: c.rt.rk}
-	if kind != engine.Delete {
-		body, _, err := decodeBody(c.req.Body)
-		if err != nil {
-			return err
-		}
-		// The keys come from the URL; a body's copies are not consulted,
-		// as the service does (the Go SDK even writes them differently).
-		e.Properties = body.Properties
-	}
-	res, err := c.s.store.Write(c.rt.table, engine.Op{Kind: kind, Entity: e, IfMatch: ifMatch})
+	res, err := c.s.store.Write(c.rt.table, op)
 	if err != nil {
 		return err
 	}
