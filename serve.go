@@ -9,12 +9,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -23,9 +21,10 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
-	"github.com/tablelab/tablelab/engine/api/apihttp"
+	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/auth"
 	"github.com/tablelab/tablelab/engine/persist"
+	"github.com/valyala/fasthttp"
 )
 
 func main() {
@@ -94,22 +93,15 @@ func run(args []string) error {
 	defer closeStore()
 
 	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, Now: time.Now, AllowAnonymous: cfg.loose}})
-	var handler http.Handler = apihttp.Handler{Server: srv}
+	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
 	if !cfg.quiet {
-		handler = logRequests(logger, handler)
+		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, next) }
 	}
+	httpSrv := apifasthttp.NewServer(srv, apifasthttp.Config{}, wrap)
 
 	ln, err := net.Listen("tcp", cfg.tableAddr)
 	if err != nil {
 		return err
-	}
-	httpSrv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
 	}
 	logger.Printf("tablelab: Table service on http://%s/devstoreaccount1", ln.Addr())
 	if cfg.loose {
@@ -128,35 +120,21 @@ func run(args []string) error {
 	logger.Printf("tablelab: shutting down")
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := httpSrv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return httpSrv.ShutdownWithContext(shutdown)
 }
 
-// statusWriter remembers the status a handler wrote, for the log line.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-// WriteHeader records the status before passing it on.
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func logRequests(logger *log.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// logRequests logs each request with its status, time and query plan.
+func logRequests(logger *log.Logger, next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: 200}
-		next.ServeHTTP(sw, r)
+		next(ctx)
+		h := &ctx.Response.Header
 		plan := ""
-		if p := sw.Header().Get("X-Tablelab-Plan"); p != "" {
-			plan = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, sw.Header().Get("X-Tablelab-Examined"), sw.Header().Get("X-Tablelab-Returned"))
+		if p := h.Peek("X-Tablelab-Plan"); len(p) > 0 {
+			plan = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, h.Peek("X-Tablelab-Examined"), h.Peek("X-Tablelab-Returned"))
 		}
-		logger.Printf("%s %s %d %s%s", r.Method, r.URL.RequestURI(), sw.status, time.Since(start).Round(time.Microsecond), plan)
-	})
+		logger.Printf("%s %s %d %s%s", ctx.Method(), ctx.RequestURI(), ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), plan)
+	}
 }
 
 // openStore opens the store the flags ask for.

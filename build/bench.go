@@ -497,6 +497,7 @@ func runBench(args []string) error {
 	sizesFlag := fs.String("sizes", "10000,100000,1000000", "table sizes")
 	dur := fs.Duration("duration", 3*time.Second, "time per line")
 	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk", "targets to run")
+	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -523,6 +524,18 @@ func runBench(args []string) error {
 			return err
 		}
 		sizes = append(sizes, n)
+	}
+	lines := benchLines
+	if *linesFlag != "" {
+		lines = nil
+		for _, l := range benchLines {
+			for _, w := range strings.Split(*linesFlag, ",") {
+				if strings.Contains(l.name, w) {
+					lines = append(lines, l)
+					break
+				}
+			}
+		}
 	}
 	fsyncBound := measureFsync(tmp)
 	fmt.Printf("fsync bound here: a 1 KiB write + fdatasync takes %s → at most %.0f sequential durable writes/s\n", fsyncBound.Round(time.Microsecond), 1/fsyncBound.Seconds())
@@ -568,7 +581,7 @@ func runBench(args []string) error {
 				continue
 			}
 			fmt.Printf("%s: loaded %d entities in %s\n", tname, size, time.Since(start).Round(time.Millisecond))
-			for _, l := range benchLines {
+			for _, l := range lines {
 				r := l.run(c, t, table, size, *dur)
 				fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note)
 				rows = append(rows, row{l.name, size, tname, r})
@@ -602,7 +615,7 @@ func runBench(args []string) error {
 		return result{}, false
 	}
 	for _, size := range sizes {
-		for _, l := range benchLines {
+		for _, l := range lines {
 			a, ok1 := find(l.name, size, "tablelab")
 			b, ok2 := find(l.name, size, "azurite-memory")
 			if !ok1 {

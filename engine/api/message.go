@@ -7,13 +7,14 @@ import "strings"
 // JS "x-ms-date"); each name holds one value, which is all the protocol
 // uses.
 type Header struct {
-	keys   []string // lower-cased, for lookup
-	names  []string // as first set, for output
+	names  []string // as first set
 	values []string
 }
 
+// index finds a field by a linear search: a request or response holds a
+// dozen fields, fewer than a map would pay for.
 func (h *Header) index(name string) int {
-	for i, k := range h.keys {
+	for i, k := range h.names {
 		if len(k) == len(name) && strings.EqualFold(k, name) {
 			return i
 		}
@@ -38,7 +39,9 @@ func (h *Header) Set(name, value string) {
 		h.values[i] = value
 		return
 	}
-	h.keys = append(h.keys, strings.ToLower(name))
+	if h.names == nil {
+		h.names, h.values = make([]string, 0, 16), make([]string, 0, 16)
+	}
 	h.names = append(h.names, name)
 	h.values = append(h.values, value)
 }

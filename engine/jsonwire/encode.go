@@ -2,6 +2,7 @@ package jsonwire
 
 import (
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,9 +136,15 @@ func AppendEntities(dst []byte, es []*engine.Entity, o Options) []byte {
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"value":[`...)
+	start := len(dst)
 	for i, e := range es {
 		if i > 0 {
 			dst = append(dst, ',')
+		}
+		if i == 1 {
+			// One growth sized from the first entity, instead of the
+			// doublings (each a copy) of a page that may reach megabytes.
+			dst = slices.Grow(dst, (len(dst)-start)*(len(es)-1)*9/8+2)
 		}
 		dst = appendEntity(dst, e, o, false)
 	}

@@ -95,7 +95,11 @@ func TestDamagedTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	firstTwo := 2*headerSize + len("first record") + len("second record")
-	for off := firstTwo - (headerSize + len("second record")); off < len(whole); off++ {
+	recEnd := firstTwo + headerSize + len("third, the last")
+	if len(whole) <= recEnd+2*headerSize {
+		t.Fatalf("segment of %d bytes: no preallocated tail after the records' %d", len(whole), recEnd)
+	}
+	for off := firstTwo - (headerSize + len("second record")); off < recEnd+2*headerSize; off++ {
 		for _, mode := range []string{"truncate", "flip"} {
 			dir := t.TempDir()
 			damaged := append([]byte(nil), whole...)
@@ -112,11 +116,17 @@ func TestDamagedTail(t *testing.T) {
 			if off >= firstTwo {
 				want += ",second record"
 			}
+			if off >= recEnd {
+				// Damage in the zeros after the records loses nothing.
+				want += ",third, the last"
+			}
 			if names(recs) != want {
 				l.Close()
 				t.Fatalf("%s at %d: replayed %q, want %q", mode, off, names(recs), want)
 			}
-			boundary := mode == "truncate" && (off == firstTwo || off == firstTwo-headerSize-len("second record"))
+			// Cutting the file between records drops nothing worth a log
+			// line, nor does cutting the zeros after them.
+			boundary := mode == "truncate" && (off == firstTwo || off == firstTwo-headerSize-len("second record") || off >= recEnd)
 			if boundary && len(logs) != 0 || !boundary && (len(logs) != 1 || !strings.Contains(logs[0], "dropping")) {
 				l.Close()
 				t.Fatalf("%s at %d: log lines %q", mode, off, logs)
@@ -140,6 +150,12 @@ func TestDamageInOlderSegmentIsAnError(t *testing.T) {
 	appendAll(t, l, "three")
 	_ = p // the snapshot is never written: both segments stay
 	l.Close()
+	// Undamaged, the older segment's preallocated zeros end it cleanly.
+	l, recs, logs := open(t, dir)
+	l.Close()
+	if names(recs) != "one,two,three" || len(logs) != 0 {
+		t.Fatalf("two segments replayed %q, logs %q", names(recs), logs)
+	}
 	seg := filepath.Join(dir, "log-0000000000000001.wal")
 	b, _ := os.ReadFile(seg)
 	b[headerSize+1] ^= 1

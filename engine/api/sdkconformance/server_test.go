@@ -1,12 +1,12 @@
-// Package sdkconformance_test drives tablelab's REST handler with the
-// real Azure SDK for Go (aztables) over loopback HTTP, operation by
-// operation, asserting what the service would answer.
+// Package sdkconformance_test drives tablelab's REST front end, the one
+// the local server runs (fasthttp), with the real Azure SDK for Go
+// (aztables) over loopback HTTP, operation by operation, asserting what
+// the service would answer.
 package sdkconformance_test
 
 import (
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 
@@ -16,7 +16,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
-	"github.com/tablelab/tablelab/engine/api/apihttp"
+	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 )
 
 const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
@@ -29,12 +29,10 @@ func startServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(apihttp.Handler{Server: api.NewServer(engine.New(engine.Options{}), api.Options{})})
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv.URL + "/devstoreaccount1"
+	srv := apifasthttp.NewServer(api.NewServer(engine.New(engine.Options{}), api.Options{}), apifasthttp.Config{}, nil)
+	go srv.Serve(ln)
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return "http://" + ln.Addr().String() + "/devstoreaccount1"
 }
 
 func connString(endpoint string) string {

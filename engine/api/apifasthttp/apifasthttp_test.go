@@ -1,0 +1,131 @@
+package apifasthttp
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/auth"
+)
+
+func serve(t *testing.T, c Config) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := NewServer(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}), c, nil)
+	go srv.Serve(ln)
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return "http://" + ln.Addr().String() + "/devstoreaccount1"
+}
+
+func TestOversizedBodiesAreRefused(t *testing.T) {
+	base := serve(t, Config{MaxBody: 1 << 20})
+	// Declared too large: refused before reading.
+	resp, err := http.Post(base+"/Tables", "application/json", strings.NewReader(strings.Repeat("x", 2<<20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), `"code":"RequestBodyTooLarge"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	// Chunked, with no length: cut off at the limit.
+	pr, pw := io.Pipe()
+	go func() {
+		chunk := strings.Repeat("y", 64<<10)
+		for i := 0; i < 40; i++ {
+			if _, err := pw.Write([]byte(chunk)); err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", base+"/$batch", pr)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), "RequestBodyTooLarge") {
+		t.Fatalf("chunked: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestHeadersBodiesAndRawPath(t *testing.T) {
+	base := serve(t, Config{})
+	resp, err := http.Post(base+"/Tables", "application/json", strings.NewReader(`{"TableName":"people"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 201 || resp.Header.Get("Content-Type") == "" || resp.Header.Get("Date") == "" || resp.Header.Get("x-ms-request-id") == "" {
+		t.Fatalf("create table: %d %v", resp.StatusCode, resp.Header)
+	}
+	// Many entities over one kept-alive connection: the body of each
+	// request must be copied out of fasthttp's reused buffers before the
+	// store keeps it.
+	for i := 0; i < 50; i++ {
+		req, _ := http.NewRequest("POST", base+"/people", strings.NewReader(fmt.Sprintf(`{"PartitionKey":"a b","RowKey":"c%%d%02d","Name":"person %02d"}`, i, i)))
+		req.Header.Set("Prefer", "return-no-content")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 204 || resp.Header.Get("ETag") == "" || resp.Header.Get("Preference-Applied") != "return-no-content" {
+			t.Fatalf("%d %v", resp.StatusCode, resp.Header)
+		}
+	}
+	for _, i := range []int{0, 17, 49} {
+		resp, err = http.Get(base + fmt.Sprintf("/people(PartitionKey='a%%20b',RowKey='c%%25d%02d')", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), fmt.Sprintf(`"Name":"person %02d"`, i)) {
+			t.Fatalf("get by escaped keys: %d %s", resp.StatusCode, body)
+		}
+	}
+}
+
+// A request the transport cannot read is still answered in the service's
+// format, and the connection is closed after it.
+func TestUnreadableRequests(t *testing.T) {
+	base := serve(t, Config{MaxHeader: 4 << 10})
+	addr := strings.TrimPrefix(strings.TrimSuffix(base, "/devstoreaccount1"), "http://")
+	for name, raw := range map[string]string{
+		"headers too large": "GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\nx-ms-pad: " + strings.Repeat("p", 8<<10) + "\r\n\r\n",
+		"bad chunking":      "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Write([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		c.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(body), `"odata.error"`) || !resp.Close {
+			t.Fatalf("%s: %d close=%v %s", name, resp.StatusCode, resp.Close, body)
+		}
+	}
+}
