@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/api/internal/frontendtest"
 	"github.com/tablelab/tablelab/engine/auth"
 )
 
@@ -28,38 +29,7 @@ func serve(t *testing.T, c Config) string {
 }
 
 func TestOversizedBodiesAreRefused(t *testing.T) {
-	base := serve(t, Config{MaxBody: 1 << 20})
-	// Declared too large: refused before reading.
-	resp, err := http.Post(base+"/Tables", "application/json", strings.NewReader(strings.Repeat("x", 2<<20)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 413 || !strings.Contains(string(body), `"code":"RequestBodyTooLarge"`) {
-		t.Fatalf("%d %s", resp.StatusCode, body)
-	}
-	// Chunked, with no length: cut off at the limit.
-	pr, pw := io.Pipe()
-	go func() {
-		chunk := strings.Repeat("y", 64<<10)
-		for i := 0; i < 40; i++ {
-			if _, err := pw.Write([]byte(chunk)); err != nil {
-				return
-			}
-		}
-		pw.Close()
-	}()
-	req, _ := http.NewRequest("POST", base+"/$batch", pr)
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 413 || !strings.Contains(string(body), "RequestBodyTooLarge") {
-		t.Fatalf("chunked: %d %s", resp.StatusCode, body)
-	}
+	frontendtest.OversizedBodies(t, serve(t, Config{MaxBody: 1 << 20}))
 }
 
 func TestHeadersBodiesAndRawPath(t *testing.T) {
