@@ -175,6 +175,9 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		}
 	}
 	plan := f.Plan()
+	// The walk below stays within the plan's bounds, so only the rest of
+	// the filter needs evaluating on what it visits.
+	f = f.Residual(plan)
 
 	s.mu.RLock()
 	t := s.lookup(tableName)

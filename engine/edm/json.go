@@ -2,6 +2,7 @@ package edm
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -78,12 +79,31 @@ func AppendJSON(dst []byte, v Value) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain8 reports whether none of the eight bytes in w needs escaping in
+// JSON or decoding as UTF-8: each is in 0x20..0x7F and is neither '"'
+// nor '\\'.
+func plain8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zeroIn := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	control := (w - 0x20*ones) & ^w & highs // a byte below 0x20
+	return (control | w&highs | zeroIn(w^'"'*ones) | zeroIn(w^'\\'*ones)) == 0
+}
+
 // AppendQuoted appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
 // so the output is always valid JSON.
 func AppendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain bytes at a time: stored strings are mostly ASCII
+		// text with nothing to escape, and a page of entities is mostly
+		// strings.
+		for i+8 <= len(s) && plain8(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++

@@ -161,3 +161,39 @@ func interval(op Op, v string) Interval {
 	}
 	return Interval{}
 }
+
+// Residual returns what of the filter remains to be checked on the
+// entities a walk of p's bounds visits: the top-level conjuncts that
+// compare PartitionKey with a string, and RowKey too when p keeps to one
+// partition, hold for every such entity, since p's bounds are their
+// intersection. A scan then skips two key comparisons per entity on the
+// most common shape of query. It returns nil when nothing remains.
+func (f *Filter) Residual(p Plan) *Filter {
+	if f == nil {
+		return nil
+	}
+	var keep []node
+	var walk func(n node)
+	walk = func(n node) {
+		if a, ok := n.(*andNode); ok {
+			walk(a.l)
+			walk(a.r)
+			return
+		}
+		if c, ok := n.(*cmpNode); ok && c.lit.Kind() == edm.String && interval(c.op, "") != (Interval{}) {
+			if c.name == "PartitionKey" || c.name == "RowKey" && p.PartitionKey.Point() {
+				return
+			}
+		}
+		keep = append(keep, n)
+	}
+	walk(f.root)
+	if len(keep) == 0 {
+		return nil
+	}
+	root := keep[0]
+	for _, n := range keep[1:] {
+		root = &andNode{root, n}
+	}
+	return &Filter{root: root, comparisons: f.comparisons}
+}
