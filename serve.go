@@ -76,12 +76,9 @@ func run(args []string) error {
 	// load benchmark at no cost in throughput; past a few hundred MiB of
 	// live data, headroom follows the live heap more tightly still
 	// (tightenHeap). GOGC and GOMEMLIMIT still override both.
-	if os.Getenv("GOGC") == "" {
+	gogcUnset := os.Getenv("GOGC") == ""
+	if gogcUnset {
 		debug.SetGCPercent(50)
-		if os.Getenv("GOMEMLIMIT") == "" {
-			stopTighten := tightenHeap()
-			defer stopTighten()
-		}
 	}
 	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
 
@@ -99,6 +96,13 @@ func run(args []string) error {
 		return err
 	}
 	defer closeStore()
+	// Only once the store is open: replaying a large log under the
+	// tighter limit took a million-entity restart from 2.4–2.8 s to
+	// 3.3–4.3 s, against a budget of 5.
+	if gogcUnset && os.Getenv("GOMEMLIMIT") == "" {
+		stopTighten := tightenHeap()
+		defer stopTighten()
+	}
 
 	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, Now: time.Now, AllowAnonymous: cfg.loose}})
 	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler

@@ -609,7 +609,7 @@ func runBench(args []string) error {
 					return err
 				}
 				restart[size] = time.Since(start)
-				fmt.Printf("  restart on %d entities (plus the lines' writes): listening after %s\n", size, restart[size].Round(time.Millisecond))
+				fmt.Printf("  restart on %d entities (plus the lines' writes): listening after %s, peak RSS %d MiB\n", size, restart[size].Round(time.Millisecond), rt.peakRSS()>>20)
 				rt.stop()
 			}
 		}
