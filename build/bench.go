@@ -651,6 +651,12 @@ func runBench(args []string) error {
 	for _, size := range sizes {
 		fmt.Printf("tablelab restart with %d entities loaded: %s\n", size, restart[size].Round(time.Millisecond))
 	}
+	for _, size := range sizes {
+		if r, ok := find("insert c1", size, "tablelab"); ok && fsyncBound > 0 {
+			bound := 1 / fsyncBound.Seconds()
+			fmt.Printf("sequential durable inserts over HTTP at %d entities: %.0f/s, %.2f of the fsync bound (%.0f/s)\n", size, r.throughput(), r.throughput()/bound, bound)
+		}
+	}
 	fmt.Printf("\nfsync bound: %.0f writes/s (1 KiB write + fdatasync = %s)\n", 1/fsyncBound.Seconds(), fsyncBound.Round(time.Microsecond))
 	return nil
 }
