@@ -149,6 +149,11 @@ func NewServer(srv *api.Server, c Config, wrap func(fasthttp.RequestHandler) fas
 		ErrorHandler:          h.ServeError,
 		Name:                  "tablelab",
 		NoDefaultServerHeader: true,
+		// Header names go out as the core spells them, as the service
+		// does ("ETag", "x-ms-continuation-NextTableName"), not as
+		// fasthttp would recase them ("Etag"); fasthttp still finds its
+		// own (Content-Length, Transfer-Encoding, …) whatever their case.
+		DisableHeaderNamesNormalizing: true,
 		// The core writes Content-Type itself; fasthttp keeps Date (it
 		// refuses to take it from a handler) from a clock it reads once a
 		// second.

@@ -99,3 +99,59 @@ func TestUnreadableRequests(t *testing.T) {
 		}
 	}
 }
+
+// Header names keep the core's spelling on the way out, and framing
+// headers are found whatever their case on the way in (the JS SDK sends
+// them in lower case).
+func TestHeaderCase(t *testing.T) {
+	base := serve(t, Config{})
+	addr := strings.TrimPrefix(strings.TrimSuffix(base, "/devstoreaccount1"), "http://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(c)
+	create := `{"TableName":"cased"}`
+	entity := `{"PartitionKey":"p","RowKey":"r","V":1}`
+	raw := "POST /devstoreaccount1/Tables HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: " + fmt.Sprint(len(create)) + "\r\n\r\n" + create +
+		"POST /devstoreaccount1/cased HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nprefer: return-no-content\r\ntransfer-encoding: chunked\r\n\r\n" +
+		fmt.Sprintf("%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n", 10, entity[:10], len(entity)-10, entity[10:])
+	if _, err := c.Write([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{201, 204} {
+		var names []string
+		status, length := 0, 0
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatalf("response %d: %v", i, err)
+			}
+			line = strings.TrimRight(line, "\r\n")
+			if line == "" {
+				break
+			}
+			if status == 0 {
+				fmt.Sscanf(line, "HTTP/1.1 %d", &status)
+				continue
+			}
+			name, value, _ := strings.Cut(line, ":")
+			names = append(names, name)
+			if strings.EqualFold(name, "Content-Length") {
+				fmt.Sscan(strings.TrimSpace(value), &length)
+			}
+		}
+		if _, err := io.CopyN(io.Discard, br, int64(length)); err != nil {
+			t.Fatal(err)
+		}
+		got := "," + strings.Join(names, ",") + ","
+		if status != want || !strings.Contains(got, ",x-ms-request-id,") {
+			t.Fatalf("response %d: status %d, headers %s", i, status, got)
+		}
+		if want == 204 && !strings.Contains(got, ",ETag,") {
+			t.Fatalf("insert: headers %s, want ETag spelled as the service does", got)
+		}
+	}
+}
