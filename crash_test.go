@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,6 +61,11 @@ func TestCrashRecovery(t *testing.T) {
 				m.client(srv, c, round, stop)
 			}(c)
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.tableClient(srv, round, stop)
+		}()
 		time.Sleep(time.Duration(100+rng.IntN(900)) * time.Millisecond)
 		srv.kill()
 		close(stop)
@@ -161,18 +167,24 @@ func (s *crashServer) doH(method, path, body string, hdr map[string]string) (int
 // have had in flight at the kill, which may or may not have landed.
 type model struct {
 	mu       sync.Mutex
-	want     map[string]int // RowKey → value V; absent = must not exist
+	want     map[string]int    // RowKey → value V; absent = must not exist
+	etag     map[string]string // RowKey → ETag of its last acknowledged write, where the answer said it
 	inflight map[int][]pending
 	count    int
+
+	tables        map[string]bool // acknowledged table creates (true) and deletes (false)
+	tableInflight map[string]bool // the table operation the table client had under way
 }
 
 type pending struct {
-	rk string
-	v  int // -1: a delete
+	rk   string
+	v    int    // -1: a delete
+	etag string // the ETag the server answered, once it has
 }
 
 func newModel() *model {
-	return &model{want: map[string]int{}, inflight: map[int][]pending{}}
+	return &model{want: map[string]int{}, etag: map[string]string{}, inflight: map[int][]pending{},
+		tables: map[string]bool{}, tableInflight: map[string]bool{}}
 }
 
 func (m *model) acked() int {
@@ -208,21 +220,27 @@ func (m *model) client(s *crashServer, c, round int, stop chan struct{}) {
 		switch op := rng.IntN(10); {
 		case op < 4 || len(mine) == 0: // insert
 			rk := fmt.Sprintf("%s-%d-%d", pk, round, seq)
-			ops = []pending{{rk, v}}
+			ops = []pending{{rk: rk, v: v}}
 			m.begin(c, ops)
-			code, _ = s.do("POST", "/crash", fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"V":%d}`, pk, rk, v), map[string]string{"Prefer": "return-no-content"})
+			var hdr http.Header
+			code, _, hdr = s.doH("POST", "/crash", fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"V":%d}`, pk, rk, v), map[string]string{"Prefer": "return-no-content"})
 			if code == 204 {
 				mine = append(mine, rk)
+				ops[0].etag = hdr.Get("ETag")
 			}
 		case op < 6: // merge
 			rk := mine[rng.IntN(len(mine))]
-			ops = []pending{{rk, v}}
+			ops = []pending{{rk: rk, v: v}}
 			m.begin(c, ops)
-			code, _ = s.do("PATCH", fmt.Sprintf("/crash(PartitionKey='%s',RowKey='%s')", pk, rk), fmt.Sprintf(`{"V":%d}`, v), map[string]string{"If-Match": "*"})
+			var hdr http.Header
+			code, _, hdr = s.doH("PATCH", fmt.Sprintf("/crash(PartitionKey='%s',RowKey='%s')", pk, rk), fmt.Sprintf(`{"V":%d}`, v), map[string]string{"If-Match": "*"})
+			if code == 204 {
+				ops[0].etag = hdr.Get("ETag")
+			}
 		case op < 8: // delete
 			i := rng.IntN(len(mine))
 			rk := mine[i]
-			ops = []pending{{rk, -1}}
+			ops = []pending{{rk: rk, v: -1}}
 			m.begin(c, ops)
 			code, _ = s.do("DELETE", fmt.Sprintf("/crash(PartitionKey='%s',RowKey='%s')", pk, rk), "", map[string]string{"If-Match": "*"})
 			if code == 204 {
@@ -230,7 +248,7 @@ func (m *model) client(s *crashServer, c, round int, stop chan struct{}) {
 			}
 		default: // a batch of 10 inserts
 			for j := 0; j < 10; j++ {
-				ops = append(ops, pending{fmt.Sprintf("%s-%d-%d-b%d", pk, round, seq, j), v})
+				ops = append(ops, pending{rk: fmt.Sprintf("%s-%d-%d-b%d", pk, round, seq, j), v: v})
 			}
 			m.begin(c, ops)
 			var code2 int
@@ -274,9 +292,123 @@ func (m *model) commit(c int, ops []pending) {
 		} else {
 			m.want[o.rk] = o.v
 		}
+		// A batch's answers are not parsed for ETags: its entities are
+		// checked by value only.
+		if o.etag != "" {
+			m.etag[o.rk] = o.etag
+		} else {
+			delete(m.etag, o.rk)
+		}
 	}
 	delete(m.inflight, c)
 	m.count++
+}
+
+// tableClient creates and deletes tables until stopped, recording each
+// acknowledged answer.
+func (m *model) tableClient(s *crashServer, round int, stop chan struct{}) {
+	rng := rand.New(rand.NewPCG(uint64(round), 99))
+	for seq := 0; ; seq++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		m.mu.Lock()
+		var existing []string
+		for name, ok := range m.tables {
+			if ok {
+				existing = append(existing, name)
+			}
+		}
+		m.mu.Unlock()
+		sort.Strings(existing)
+		var name string
+		var create bool
+		var code int
+		if len(existing) == 0 || rng.IntN(2) == 0 {
+			name, create = fmt.Sprintf("made%dx%d", round, seq), true
+			m.beginTable(name, true)
+			code, _ = s.do("POST", "/Tables", fmt.Sprintf(`{"TableName":%q}`, name), map[string]string{"Prefer": "return-no-content"})
+		} else {
+			name = existing[rng.IntN(len(existing))]
+			m.beginTable(name, false)
+			code, _ = s.do("DELETE", fmt.Sprintf("/Tables('%s')", name), "", nil)
+		}
+		m.mu.Lock()
+		switch {
+		case code == 0:
+			m.mu.Unlock()
+			return // the server is gone; the operation stays in flight
+		case code >= 200 && code < 300:
+			m.tables[name] = create
+			m.count++
+		}
+		delete(m.tableInflight, name)
+		m.mu.Unlock()
+	}
+}
+
+func (m *model) beginTable(name string, create bool) {
+	m.mu.Lock()
+	m.tableInflight[name] = create
+	m.mu.Unlock()
+}
+
+// verifyTables lists the tables and checks them against the acknowledged
+// creates and deletes, then settles what was in flight.
+func (m *model) verifyTables(t *testing.T, s *crashServer, round int) {
+	t.Helper()
+	listed := map[string]bool{}
+	next := ""
+	for {
+		code, body, hdr := s.doH("GET", "/Tables"+next, "", nil)
+		if code != 200 {
+			t.Fatalf("round %d: list tables: %d %s", round, code, body)
+		}
+		var page struct {
+			Value []struct{ TableName string } `json:"value"`
+		}
+		if err := json.Unmarshal([]byte(body), &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range page.Value {
+			listed[v.TableName] = true
+		}
+		nt := hdr.Get("x-ms-continuation-NextTableName")
+		if nt == "" {
+			break
+		}
+		next = "?NextTableName=" + url.QueryEscape(nt)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for name, exists := range m.tables {
+		if _, uncertain := m.tableInflight[name]; uncertain {
+			continue
+		}
+		if listed[name] != exists {
+			t.Fatalf("round %d: table %s: acknowledged exists=%v, after the restart exists=%v", round, name, exists, listed[name])
+		}
+	}
+	for name := range listed {
+		if _, known := m.tables[name]; !known && name != "crash" {
+			if _, uncertain := m.tableInflight[name]; !uncertain {
+				t.Fatalf("round %d: unknown table %s", round, name)
+			}
+		}
+	}
+	for name := range m.tables {
+		if !listed[name] {
+			delete(m.tables, name)
+		}
+	}
+	for name := range listed {
+		if name != "crash" {
+			m.tables[name] = true
+		}
+	}
+	m.tableInflight = map[string]bool{}
 }
 
 func batchBody(pk string, ops []pending) string {
@@ -295,17 +427,21 @@ func batchBody(pk string, ops []pending) string {
 // settles every in-flight write according to what the server kept.
 func (m *model) verify(t *testing.T, s *crashServer, round int) {
 	t.Helper()
+	m.verifyTables(t, s, round)
 	got := map[string]int{}
+	gotETag := map[string]string{}
 	next := ""
 	for {
-		code, body, hdr := s.doH("GET", "/crash()"+next, "", nil)
+		code, body, hdr := s.doH("GET", "/crash()"+next, "", map[string]string{"Accept": "application/json;odata=minimalmetadata"})
 		if code != 200 {
 			t.Fatalf("round %d: query: %d %s\n%s", round, code, body, s.log.String())
 		}
 		var page struct {
 			Value []struct {
-				RowKey string
-				V      int
+				RowKey    string
+				V         int
+				ETag      string `json:"odata.etag"`
+				Timestamp string
 			} `json:"value"`
 		}
 		if err := json.Unmarshal([]byte(body), &page); err != nil {
@@ -313,6 +449,11 @@ func (m *model) verify(t *testing.T, s *crashServer, round int) {
 		}
 		for _, e := range page.Value {
 			got[e.RowKey] = e.V
+			gotETag[e.RowKey] = e.ETag
+			// The ETag is the Timestamp: both must have come back.
+			if want := `W/"datetime'` + url.QueryEscape(e.Timestamp) + `'"`; e.ETag != want {
+				t.Fatalf("round %d: %s: ETag %s does not match its Timestamp %s", round, e.RowKey, e.ETag, e.Timestamp)
+			}
 		}
 		npk, nrk := hdr.Get("x-ms-continuation-NextPartitionKey"), hdr.Get("x-ms-continuation-NextRowKey")
 		if npk == "" {
@@ -348,6 +489,9 @@ func (m *model) verify(t *testing.T, s *crashServer, round int) {
 				}
 			}
 		}
+		for _, o := range ops {
+			delete(m.etag, o.rk) // unknown: the answer never came
+		}
 	}
 	for rk, v := range m.want {
 		if g, ok := got[rk]; !ok && !uncertain[rk] {
@@ -361,8 +505,23 @@ func (m *model) verify(t *testing.T, s *crashServer, round int) {
 			t.Fatalf("round %d: unknown entity %s", round, rk)
 		}
 	}
+	checked := 0
+	for rk, etag := range m.etag {
+		if uncertain[rk] {
+			continue
+		}
+		if g, ok := gotETag[rk]; ok && g != etag {
+			t.Fatalf("round %d: %s came back with ETag %s, acknowledged with %s", round, rk, g, etag)
+		}
+		checked++
+	}
+	if round > 0 && len(m.want) > 0 && checked == 0 {
+		t.Fatalf("round %d: no acknowledged ETag to check", round)
+	}
+	t.Logf("round %d: %d entities, %d ETags and %d tables checked", round, len(got), checked, len(m.tables))
 	// Re-read the settled state: what the server holds is the truth now.
 	m.want = got
+	m.etag = gotETag
 	m.inflight = map[int][]pending{}
 }
 
