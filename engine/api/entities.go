@@ -145,7 +145,7 @@ func (c *call) queryEntities() error {
 		c.resp.Header.Set("x-ms-continuation-NextRowKey", encodeToken(page.Next.RowKey))
 	}
 	c.setPlan(page.Plan)
-	c.writeJSON(200, jsonwire.AppendEntities(nil, page.Entities, o))
+	c.writeJSON(200, jsonwire.AppendEntities(c.req.Scratch[:0], page.Entities, o))
 	return nil
 }
 

@@ -74,11 +74,20 @@ type Request struct {
 	RemoteIP string
 	Header   Header
 	Body     []byte
+	// Scratch, when not nil, is a buffer the server may build a large
+	// response body in (a page of entities), appending from its length
+	// zero. The host owns it again once it has written the response: a
+	// server under a steady query load then makes no megabyte of garbage
+	// per page.
+	Scratch []byte
 }
 
 // Response is the protocol's answer to a Request.
 type Response struct {
 	Status int
 	Header Header
-	Body   []byte
+	// Body is memory of this response's own (built for it, or the
+	// request's Scratch): a host may reuse it once the response is
+	// written.
+	Body []byte
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tablelab/tablelab/engine/api"
@@ -25,7 +26,18 @@ import (
 // Handler serves the Table protocol as a fasthttp.RequestHandler.
 type Handler struct {
 	Server *api.Server
+	// bufs holds the buffers large response bodies are built in; nil
+	// means a new one every time.
+	bufs *sync.Pool
 }
+
+// Response bodies between these sizes are built in reused buffers: a page
+// of entities is at most a few MiB, a rarer, larger body is left to the
+// collector, and a small one is not worth a copy.
+const (
+	minPooledBuffer = 64 << 10
+	maxPooledBuffer = 8 << 20
+)
 
 // request builds the protocol's request from fasthttp's, copying what it
 // keeps: fasthttp reuses its buffers once the handler returns, and the
@@ -74,7 +86,34 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 	if b := ctx.PostBody(); len(b) > 0 {
 		req.Body = bytes.Clone(b)
 	}
-	write(ctx, h.Server.Serve(req))
+	var scratch *[]byte
+	if h.bufs != nil {
+		if scratch, _ = h.bufs.Get().(*[]byte); scratch != nil {
+			req.Scratch = (*scratch)[:0]
+		}
+	}
+	resp := h.Server.Serve(req)
+	body := resp.Body
+	if h.bufs == nil || cap(body) < minPooledBuffer || cap(body) > maxPooledBuffer {
+		write(ctx, resp)
+		if scratch != nil {
+			h.bufs.Put(scratch)
+		}
+		return
+	}
+	// A large body (a page of entities, built in the scratch buffer when
+	// there was one) is copied into fasthttp's own pooled buffer, and its
+	// memory becomes the next request's scratch: the copy costs a memmove,
+	// the megabyte of garbage per page it saves cost a fifth of the
+	// server's CPU in collections under a query load.
+	resp.Body = nil
+	write(ctx, resp)
+	ctx.Response.SetBody(body)
+	if scratch == nil {
+		scratch = new([]byte)
+	}
+	*scratch = body[:0]
+	h.bufs.Put(scratch)
 }
 
 // ServeError answers a request fasthttp could not read, in the service's
@@ -150,7 +189,7 @@ type Config struct {
 // NewServer returns a fasthttp server for the Table protocol.
 // wrap, when not nil, wraps the handler (to log requests, say).
 func NewServer(srv *api.Server, c Config, wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler) *fasthttp.Server {
-	h := Handler{Server: srv}
+	h := Handler{Server: srv, bufs: new(sync.Pool)}
 	if c.MaxBody <= 0 {
 		c.MaxBody = api.MaxBodyBytes
 	}

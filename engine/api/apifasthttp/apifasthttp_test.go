@@ -2,11 +2,14 @@ package apifasthttp
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/internal/frontendtest"
 	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/valyala/fasthttp"
 )
 
 func serve(t *testing.T, c Config) string {
@@ -153,5 +157,116 @@ func TestHeaderCase(t *testing.T) {
 		if want == 204 && !strings.Contains(got, ",ETag,") {
 			t.Fatalf("insert: headers %s, want ETag spelled as the service does", got)
 		}
+	}
+}
+
+// Large pages are built in reused buffers: many at once, over several
+// connections, each must still hold exactly its own partition.
+func TestLargePagesConcurrently(t *testing.T) {
+	base := serve(t, Config{})
+	post := func(path, body string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Prefer", "return-no-content")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("POST %s: %d", path, resp.StatusCode)
+		}
+	}
+	post("/Tables", `{"TableName":"pages"}`)
+	const parts, rows = 4, 150
+	for p := 0; p < parts; p++ {
+		for r := 0; r < rows; r++ {
+			post("/pages", fmt.Sprintf(`{"PartitionKey":"part%d","RowKey":"%04d","Text":%q}`, p, r, strings.Repeat(fmt.Sprintf("p%d ", p), 200)))
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				p := (w + i) % parts
+				resp, err := http.Get(base + "/pages()?$filter=" + url.QueryEscape(fmt.Sprintf("PartitionKey eq 'part%d'", p)))
+				if err != nil {
+					errs <- err
+					return
+				}
+				var page struct {
+					Value []struct{ PartitionKey, RowKey, Text string } `json:"value"`
+				}
+				err = json.NewDecoder(resp.Body).Decode(&page)
+				resp.Body.Close()
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(page.Value) != rows {
+					errs <- fmt.Errorf("part%d: %d entities", p, len(page.Value))
+					return
+				}
+				for r, e := range page.Value {
+					if e.PartitionKey != fmt.Sprintf("part%d", p) || e.RowKey != fmt.Sprintf("%04d", r) || !strings.HasPrefix(e.Text, fmt.Sprintf("p%d p%d ", p, p)) {
+						errs <- fmt.Errorf("part%d: entity %d is %s/%s %.10q", p, r, e.PartitionKey, e.RowKey, e.Text)
+						return
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// A body built in a reused buffer must be copied out before the buffer
+// serves the next request: the first answer stays intact while a second
+// is built.
+func TestPooledBodyIsCopied(t *testing.T) {
+	core := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}})
+	do := func(method, target, body string) *api.Response {
+		req := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1", Body: []byte(body)}
+		req.Header.Set("Content-Type", "application/json")
+		return core.Serve(req)
+	}
+	if r := do("POST", "/Tables", `{"TableName":"pooled"}`); r.Status != 201 {
+		t.Fatalf("create: %d", r.Status)
+	}
+	for p := 0; p < 2; p++ {
+		for r := 0; r < 100; r++ {
+			if resp := do("POST", "/pooled", fmt.Sprintf(`{"PartitionKey":"part%d","RowKey":"%04d","Text":%q}`, p, r, strings.Repeat(fmt.Sprintf("p%d ", p), 300))); resp.Status != 201 {
+				t.Fatalf("insert: %d", resp.Status)
+			}
+		}
+	}
+	h := Handler{Server: core, bufs: new(sync.Pool)}
+	query := func(p int) *fasthttp.RequestCtx {
+		var req fasthttp.Request
+		req.Header.SetMethod("GET")
+		req.Header.SetHost("127.0.0.1")
+		req.SetRequestURI("/devstoreaccount1/pooled()?$filter=" + url.QueryEscape(fmt.Sprintf("PartitionKey eq 'part%d'", p)))
+		ctx := new(fasthttp.RequestCtx)
+		ctx.Init(&req, nil, nil)
+		h.Serve(ctx)
+		return ctx
+	}
+	first := query(0)
+	want := string(first.Response.Body())
+	if !strings.Contains(want, `"PartitionKey":"part0"`) || len(want) < minPooledBuffer {
+		t.Fatalf("first page: %d bytes", len(want))
+	}
+	for i := 0; i < 3; i++ {
+		query(1)
+	}
+	if got := string(first.Response.Body()); got != want {
+		t.Fatalf("the first answer changed after later ones reused the buffer:\n%.200s", got)
 	}
 }
