@@ -270,3 +270,38 @@ func TestPooledBodyIsCopied(t *testing.T) {
 		t.Fatalf("the first answer changed after later ones reused the buffer:\n%.200s", got)
 	}
 }
+
+// A client that asks before sending its body (Expect: 100-continue, as
+// some SDK transports do for larger bodies) is told to go on, and its
+// write lands.
+func TestExpectContinue(t *testing.T) {
+	base := serve(t, Config{})
+	addr := strings.TrimPrefix(strings.TrimSuffix(base, "/devstoreaccount1"), "http://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(c)
+	body := `{"TableName":"asked"}`
+	fmt.Fprintf(c, "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", len(body))
+	line, err := br.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 100") {
+		t.Fatalf("interim answer %q, %v", line, err)
+	}
+	if _, err := br.ReadString('\n'); err != nil { // the blank line after it
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 201 {
+		t.Fatalf("create after 100-continue: %d", resp.StatusCode)
+	}
+}
