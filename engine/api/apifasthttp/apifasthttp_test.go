@@ -32,6 +32,20 @@ func serve(t *testing.T, c Config) string {
 	return "http://" + ln.Addr().String() + "/devstoreaccount1"
 }
 
+// dialRaw opens a connection to the server at base for a test to write
+// HTTP to by hand; it is closed when the test ends.
+func dialRaw(t *testing.T, base string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	addr := strings.TrimPrefix(strings.TrimSuffix(base, "/devstoreaccount1"), "http://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	return c, bufio.NewReader(c)
+}
+
 func TestOversizedBodiesAreRefused(t *testing.T) {
 	frontendtest.OversizedBodies(t, serve(t, Config{MaxBody: 1 << 20}))
 }
@@ -108,15 +122,7 @@ func TestUnreadableRequests(t *testing.T) {
 // headers are found whatever their case on the way in (the JS SDK sends
 // them in lower case).
 func TestHeaderCase(t *testing.T) {
-	base := serve(t, Config{})
-	addr := strings.TrimPrefix(strings.TrimSuffix(base, "/devstoreaccount1"), "http://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	br := bufio.NewReader(c)
+	c, br := dialRaw(t, serve(t, Config{}))
 	create := `{"TableName":"cased"}`
 	entity := `{"PartitionKey":"p","RowKey":"r","V":1}`
 	raw := "POST /devstoreaccount1/Tables HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: " + fmt.Sprint(len(create)) + "\r\n\r\n" + create +
@@ -275,15 +281,7 @@ func TestPooledBodyIsCopied(t *testing.T) {
 // some SDK transports do for larger bodies) is told to go on, and its
 // write lands.
 func TestExpectContinue(t *testing.T) {
-	base := serve(t, Config{})
-	addr := strings.TrimPrefix(strings.TrimSuffix(base, "/devstoreaccount1"), "http://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	br := bufio.NewReader(c)
+	c, br := dialRaw(t, serve(t, Config{}))
 	body := `{"TableName":"asked"}`
 	fmt.Fprintf(c, "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", len(body))
 	line, err := br.ReadString('\n')
