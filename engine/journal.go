@@ -125,7 +125,7 @@ func (s *Store) Replay(rec []byte) error {
 				items = append(items, it)
 			case changeDelete:
 				pk, rk := r.str(), r.str()
-				dels = append(dels, item{table: uint32(id), pk: pk, rk: rk})
+				dels = append(dels, keyItem(uint32(id), pk, rk))
 			default:
 				return errCorrupt
 			}
@@ -154,7 +154,7 @@ func itemOf(id uint32, enc string) (item, error) {
 	}
 	r := reader{s: enc}
 	_, pk, rk, _ := r.header()
-	return item{table: id, pk: pk, rk: rk, enc: enc}, nil
+	return entityItem(id, enc, pk, rk), nil
 }
 
 func (s *Store) observeTicks(enc string) {

@@ -15,7 +15,7 @@ func (s *Store) Get(tableName, pk, rk string) (*Entity, error) {
 		s.mu.RUnlock()
 		return nil, svcerr.New(svcerr.TableNotFound)
 	}
-	it, ok := s.tree.Get(item{table: t.id, pk: pk, rk: rk})
+	it, ok := s.tree.Get(keyItem(t.id, pk, rk))
 	s.mu.RUnlock()
 	if !ok {
 		return nil, svcerr.New(svcerr.ResourceNotFound)
@@ -105,7 +105,8 @@ func pageSize(top int) (int, error) {
 // bounds is the stretch of one table's keyspace a query walks.
 type bounds struct {
 	start      item // first key that may match
-	partition  bool // the walk stays in start.pk
+	startPK    string
+	partition  bool // the walk stays in startPK
 	pkHi, rkHi string
 	hasPKHi    bool
 	pkHiIncl   bool
@@ -115,14 +116,16 @@ type bounds struct {
 }
 
 func boundsOf(id uint32, p odata.Plan) bounds {
-	b := bounds{start: item{table: id}}
+	b := bounds{}
 	pki, rki := p.PartitionKey, p.RowKey
+	var startRK string
 	if pki.Empty {
 		b.empty = true
+		b.start = keyItem(id, "", "")
 		return b
 	}
 	if pki.HasLo {
-		b.start.pk = pki.Lo
+		b.startPK = pki.Lo
 	}
 	if pki.HasHi {
 		b.hasPKHi, b.pkHi, b.pkHiIncl = true, pki.Hi, pki.HiInclusive
@@ -134,12 +137,13 @@ func boundsOf(id uint32, p odata.Plan) bounds {
 			return b
 		}
 		if rki.HasLo {
-			b.start.rk = rki.Lo
+			startRK = rki.Lo
 		}
 		if rki.HasHi {
 			b.hasRKHi, b.rkHi, b.rkHiIncl = true, rki.Hi, rki.HiInclusive
 		}
 	}
+	b.start = keyItem(id, b.startPK, startRK)
 	return b
 }
 
@@ -149,12 +153,14 @@ func (b *bounds) past(it item) bool {
 		return true
 	}
 	if b.partition {
-		if it.pk != b.start.pk {
+		if it.pk() != b.startPK {
 			return true
 		}
-		return b.hasRKHi && (it.rk > b.rkHi || it.rk == b.rkHi && !b.rkHiIncl)
+		rk := it.rk()
+		return b.hasRKHi && (rk > b.rkHi || rk == b.rkHi && !b.rkHiIncl)
 	}
-	return b.hasPKHi && (it.pk > b.pkHi || it.pk == b.pkHi && !b.pkHiIncl)
+	pk := it.pk()
+	return b.hasPKHi && (pk > b.pkHi || pk == b.pkHi && !b.pkHiIncl)
 }
 
 // Query returns one page of the entities of a table that match q.Filter,
@@ -196,13 +202,13 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	}
 	point := b.start
 	if q.After != nil {
-		after := item{table: id, pk: q.After.PartitionKey, rk: q.After.RowKey}
+		after := keyItem(id, q.After.PartitionKey, q.After.RowKey)
 		if less(b.start, after) {
 			b.start = after
 		}
 	}
 	if r := q.Range; r != nil && r.StartPartitionKey != "" {
-		rs := item{table: id, pk: r.StartPartitionKey, rk: r.StartRowKey}
+		rs := keyItem(id, r.StartPartitionKey, r.StartRowKey)
 		if less(b.start, rs) {
 			b.start = rs
 		}
@@ -215,7 +221,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		s.mu.RUnlock()
 		if ok {
 			page.Plan.Examined = 1
-			if q.Range.Contains(it.pk, it.rk) && (f == nil || f.Match(&encodedRecord{it.enc})) {
+			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{it.enc})) {
 				if err := page.add(it.enc); err != nil {
 					return Page{}, err
 				}
@@ -228,15 +234,15 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	var walkErr error
 	rec := &encodedRecord{}
 	tree.Ascend(b.start, func(it item) bool {
-		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk > q.Range.EndPartitionKey {
+		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk() > q.Range.EndPartitionKey {
 			return false
 		}
 		if len(page.Entities) == top || page.Plan.Examined == s.maxExamined {
-			page.Next = &Continuation{PartitionKey: it.pk, RowKey: it.rk}
+			page.Next = &Continuation{PartitionKey: it.pk(), RowKey: it.rk()}
 			return false
 		}
 		page.Plan.Examined++
-		if !q.Range.Contains(it.pk, it.rk) {
+		if !q.Range.Contains(it.pk(), it.rk()) {
 			return true
 		}
 		rec.enc = it.enc

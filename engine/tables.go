@@ -112,8 +112,8 @@ func (s *Store) dropTable(t *table) {
 	}
 	s.names = names
 	// Table ids are never reused, so the id's whole range is this table's.
-	lo := item{table: t.id}
-	hi := item{table: t.id + 1}
+	lo := keyItem(t.id, "", "")
+	hi := keyItem(t.id+1, "", "")
 	s.tree.DeleteRange(lo, hi, &btree.DeleteRangeOptions{NoReturn: true})
 }
 

@@ -160,9 +160,9 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 	}
 	for _, c := range changes {
 		if c.put {
-			s.tree.Set(item{table: t.id, pk: c.pk, rk: c.rk, enc: c.enc})
+			s.tree.Set(entityItem(t.id, c.enc, c.pk, c.rk))
 		} else {
-			s.tree.Delete(item{table: t.id, pk: c.pk, rk: c.rk})
+			s.tree.Delete(keyItem(t.id, c.pk, c.rk))
 		}
 	}
 	w := s.journalAppend(func() []byte { return encodeWrite(t.id, changes) })
@@ -184,7 +184,7 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 	enc := encodeEntity(e, ticks)
 	r := reader{s: enc}
 	_, pk, rk, _ := r.header()
-	it := item{table: t.id, pk: pk, rk: rk, enc: enc}
+	it := entityItem(t.id, enc, pk, rk)
 	if prev, replaced := s.tree.Set(it); replaced && op.Kind == Insert {
 		s.tree.Set(prev)
 		s.mu.Unlock()
@@ -202,7 +202,7 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 // against the current state. Callers hold mu for writing.
 func (s *Store) decide(t *table, op Op) (change, Result, error) {
 	e := op.Entity
-	key := item{table: t.id, pk: e.PartitionKey, rk: e.RowKey}
+	key := keyItem(t.id, e.PartitionKey, e.RowKey)
 	cur, exists := s.tree.Get(key)
 	switch op.Kind {
 	case Insert:
@@ -218,7 +218,7 @@ func (s *Store) decide(t *table, op Op) (change, Result, error) {
 		}
 	}
 	if op.Kind == Delete {
-		return change{pk: cur.pk, rk: cur.rk}, Result{}, nil
+		return change{pk: cur.pk(), rk: cur.rk()}, Result{}, nil
 	}
 	next := e
 	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
