@@ -17,7 +17,7 @@ import (
 //
 // An item holds one pointer. It held three (the keys as strings of their
 // own, into the same memory), and at a million entities the collector's
-// marking, which follows every pointer of every item, took a third of the
+// marking, which follows every pointer of every item, took close to a third of the
 // server's CPU under a point-read load.
 type item struct {
 	enc          string
