@@ -44,6 +44,7 @@ type config struct {
 	accounts  string
 	quiet     bool
 	compact   int64
+	keep      bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -52,6 +53,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.tableAddr, "table-addr", "127.0.0.1:10002", "address of the Table service `host:port`")
 	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable store")
 	fs.BoolVar(&c.memory, "memory", false, "keep everything in memory; nothing is written to disk")
+	fs.BoolVar(&c.keep, "keep-in-memory", false, "with -data, hold every entity in memory too, rather than reading it back from the data files once it is durable")
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
@@ -191,7 +193,7 @@ func openStore(cfg config, logger *log.Logger) (*engine.Store, func(), error) {
 		logger.Printf("tablelab: -memory: nothing is written to disk")
 		return engine.New(engine.Options{}), func() {}, nil
 	}
-	db, err := persist.Open(cfg.dataDir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact})
+	db, err := persist.Open(cfg.dataDir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep})
 	if err != nil {
 		return nil, nil, err
 	}

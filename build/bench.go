@@ -578,6 +578,10 @@ func runBench(args []string) error {
 			switch tname {
 			case "tablelab":
 				t, err = startTarget(tname, []string{bin, "-table-addr", fmt.Sprintf("127.0.0.1:%d", port), "-data", filepath.Join(tmp, fmt.Sprintf("data-%d", size)), "-quiet"}, tmp, port)
+			case "tablelab-in-memory":
+				// The same durable server, holding every entity in memory
+				// rather than reading it back from its files.
+				t, err = startTarget(tname, []string{bin, "-table-addr", fmt.Sprintf("127.0.0.1:%d", port), "-data", filepath.Join(tmp, fmt.Sprintf("kept-%d", size)), "-quiet", "-keep-in-memory"}, tmp, port)
 			case "azurite-memory":
 				t, err = startTarget(tname, []string{azurite, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port), "--inMemoryPersistence", "--disableTelemetry", "--silent"}, tmp, port)
 			case "azurite-disk":

@@ -603,7 +603,7 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 
 	replayed := New(Options{Now: fixedClock})
 	for _, rec := range j.recs {
-		if err := replayed.Replay(rec); err != nil {
+		if err := replayed.Replay(rec, Place{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -616,7 +616,7 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	loaded := New(Options{Now: fixedClock})
-	if err := loaded.Load(bytes.NewReader(snap.Bytes())); err != nil {
+	if err := loaded.Load(bytes.NewReader(snap.Bytes()), Place{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := dump(t, loaded); got != want {
@@ -633,11 +633,11 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	// A damaged record is refused, never half-applied.
 	for i := range j.recs[5] {
 		bad := append([]byte(nil), j.recs[5][:i]...)
-		if err := New(Options{}).Replay(bad); err == nil && i > 0 {
+		if err := New(Options{}).Replay(bad, Place{}); err == nil && i > 0 {
 			t.Fatalf("truncated record (%d bytes) accepted", i)
 		}
 	}
-	if err := New(Options{}).Load(bytes.NewReader(snap.Bytes()[:snap.Len()/2])); err == nil {
+	if err := New(Options{}).Load(bytes.NewReader(snap.Bytes()[:snap.Len()/2]), Place{}); err == nil {
 		t.Fatal("truncated snapshot loaded")
 	}
 }

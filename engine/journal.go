@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/btree"
 )
@@ -80,8 +81,11 @@ func encodeWrite(id uint32, changes []change) []byte {
 // Replay applies one journal record to the store, as recovery does before
 // the store serves requests. Records must come in the order they were
 // appended. A record that does not decode is an error and changes nothing.
-func (s *Store) Replay(rec []byte) error {
-	r := reader{s: string(rec)}
+// When the record lies at a place the store's Values can read, the
+// entities it wrote are settled there rather than held in memory.
+func (s *Store) Replay(rec []byte, at Place) error {
+	r := reader{s: unsafe.String(unsafe.SliceData(rec), len(rec))}
+	settle := s.values != nil && at.File != 0
 	kind := r.byte1()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -117,10 +121,18 @@ func (s *Store) Replay(rec []byte) error {
 		for i := uint64(0); i < n && !r.err; i++ {
 			switch r.byte1() {
 			case changePut:
-				enc := strings.Clone(r.str())
+				enc := r.str()
 				it, err := itemOf(uint32(id), enc)
 				if err != nil {
 					return err
+				}
+				ok := false
+				if settle {
+					it, ok = settledAt(it, len(enc), at.File, at.Off+int64(r.off-len(enc)))
+				}
+				if !ok {
+					// The record's buffer is reused: the item needs a copy.
+					it.enc = strings.Clone(enc)
 				}
 				items = append(items, it)
 			case changeDelete:
@@ -174,19 +186,30 @@ func (s *Store) Checkpoint(begin func()) *Checkpoint {
 	if begin != nil {
 		begin()
 	}
-	c := &Checkpoint{tree: s.tree.Copy(), nextID: s.nextID, lastTicks: s.lastTicks}
+	c := &Checkpoint{s: s, tree: s.tree.Copy(), release: s.pin(), nextID: s.nextID, lastTicks: s.lastTicks}
 	for _, t := range s.byName {
 		c.tables = append(c.tables, *t)
 	}
 	return c
 }
 
-// Checkpoint is a consistent copy of a store's state.
+// Checkpoint is a consistent copy of a store's state. Close it when done.
 type Checkpoint struct {
+	s         *Store
 	tree      *btree.BTreeG[item]
+	release   func()
 	tables    []table
 	nextID    uint32
 	lastTicks int64
+	offs      []int64 // where WriteTo put each entity's encoding
+}
+
+// Close lets go of the files the checkpoint's entities lie in.
+func (c *Checkpoint) Close() {
+	if c.release != nil {
+		c.release()
+		c.release = nil
+	}
 }
 
 const snapshotMagic = "tablelab-snapshot-1\n"
@@ -213,12 +236,24 @@ func (c *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 		scratch = appendString(scratch, t.name)
 	}
 	ok := put(scratch)
+	vr := valueReader{s: c.s}
+	var readErr error
+	c.offs = make([]int64, 0, c.tree.Len())
 	c.tree.Scan(func(it item) bool {
+		enc, err := vr.get(it)
+		if err != nil {
+			readErr, ok = err, false
+			return false
+		}
 		scratch = binary.AppendUvarint(scratch[:0], uint64(it.table))
-		scratch = appendString(scratch, it.enc)
-		ok = put(scratch)
+		scratch = binary.AppendUvarint(scratch, uint64(len(enc)))
+		c.offs = append(c.offs, n+int64(len(scratch)))
+		ok = put(scratch) && put(unsafe.Slice(unsafe.StringData(enc), len(enc)))
 		return ok
 	})
+	if readErr != nil {
+		return n, readErr
+	}
 	if ok {
 		ok = put([]byte{0}) // table id 0 is never used: the end
 	}
@@ -232,27 +267,40 @@ func (c *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Load replaces the store's state with a snapshot written by
-// Checkpoint.WriteTo. It is meant for an empty store at start-up.
-func (s *Store) Load(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 1<<20)
+// Checkpoint.WriteTo. It is meant for an empty store at start-up. When the
+// snapshot lies at a place the store's Values can read, its entities are
+// settled there rather than held in memory.
+func (s *Store) Load(r io.Reader, at Place) error {
+	br := &countingReader{r: bufio.NewReaderSize(r, 1<<20)}
+	settle := s.values != nil && at.File != 0
 	magic := make([]byte, len(snapshotMagic))
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != snapshotMagic {
 		return fmt.Errorf("engine: not a snapshot")
 	}
 	uv := func() (uint64, error) { return binary.ReadUvarint(br) }
-	str := func() (string, error) {
+	var buf []byte
+	// bytes reads a length-prefixed string into buf, which the next call
+	// reuses.
+	bytes := func() ([]byte, error) {
 		n, err := uv()
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if n > 1<<30 {
-			return "", errCorrupt
+			return nil, errCorrupt
 		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(br, b); err != nil {
-			return "", err
+		if uint64(cap(buf)) < n {
+			buf = make([]byte, n)
 		}
-		return string(b), nil
+		buf = buf[:n]
+		if _, err := io.ReadFull(br, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	str := func() (string, error) {
+		b, err := bytes()
+		return string(b), err
 	}
 	next, err := uv()
 	if err != nil {
@@ -287,13 +335,21 @@ func (s *Store) Load(r io.Reader) error {
 		if id == 0 {
 			break
 		}
-		enc, err := str()
+		b, err := bytes()
 		if err != nil {
 			return err
 		}
+		enc := unsafe.String(unsafe.SliceData(b), len(b))
 		it, err := itemOf(uint32(id), enc)
 		if err != nil {
 			return err
+		}
+		ok := false
+		if settle {
+			it, ok = settledAt(it, len(enc), at.File, at.Off+br.n-int64(len(enc)))
+		}
+		if !ok {
+			it.enc = strings.Clone(enc)
 		}
 		// A snapshot is written in key order, so Load appends at the
 		// right edge of the tree, the B-tree's fastest insert.
@@ -311,4 +367,25 @@ func (s *Store) Load(r io.Reader) error {
 	s.nextID = uint32(next)
 	s.lastTicks = int64(binary.LittleEndian.Uint64(tb[:]))
 	return nil
+}
+
+// countingReader counts the bytes read through it, so that Load knows
+// where in the file each entity lies.
+type countingReader struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
 }

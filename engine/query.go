@@ -16,13 +16,20 @@ func (s *Store) Get(tableName, pk, rk string) (*Entity, error) {
 		return nil, svcerr.New(svcerr.TableNotFound)
 	}
 	it, ok := s.tree.Get(keyItem(t.id, pk, rk))
-	s.mu.RUnlock()
 	if !ok {
+		s.mu.RUnlock()
 		return nil, svcerr.New(svcerr.ResourceNotFound)
 	}
-	e, err := decodeEntity(it.enc)
+	// Read under the lock: a snapshot may move the entity to another
+	// file, and the old one goes once no lock or pin holds it.
+	enc, err := s.load(it)
+	s.mu.RUnlock()
 	if err != nil {
-		return nil, svcerr.New(svcerr.InternalError)
+		return nil, internal(err)
+	}
+	e, err := decodeEntity(enc)
+	if err != nil {
+		return nil, internal(err)
 	}
 	return e, nil
 }
@@ -218,11 +225,18 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		// A point query needs no snapshot: one lookup under the read lock.
 		s.mu.RLock()
 		it, ok := s.tree.Get(point)
+		var enc string
+		if ok {
+			enc, err = s.load(it)
+		}
 		s.mu.RUnlock()
+		if err != nil {
+			return Page{}, internal(err)
+		}
 		if ok {
 			page.Plan.Examined = 1
-			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{it.enc})) {
-				if err := page.add(it.enc); err != nil {
+			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{enc})) {
+				if err := page.add(enc); err != nil {
 					return Page{}, err
 				}
 			}
@@ -230,9 +244,11 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		return page, nil
 	}
 
-	tree := s.snapshot()
+	tree, release := s.snapshot()
+	defer release()
 	var walkErr error
 	rec := &encodedRecord{}
+	vr := valueReader{s: s}
 	tree.Ascend(b.start, func(it item) bool {
 		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk() > q.Range.EndPartitionKey {
 			return false
@@ -245,9 +261,17 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		if !q.Range.Contains(it.pk(), it.rk()) {
 			return true
 		}
-		rec.enc = it.enc
+		enc, err := vr.get(it)
+		if err != nil {
+			walkErr = internal(err)
+			return false
+		}
+		rec.enc = enc
 		if f == nil || f.Match(rec) {
-			if walkErr = page.add(it.enc); walkErr != nil {
+			// The returned entity's strings point into the reader's
+			// buffer.
+			vr.keep()
+			if walkErr = page.add(enc); walkErr != nil {
 				return false
 			}
 		}
@@ -257,6 +281,12 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		return Page{}, walkErr
 	}
 	return page, nil
+}
+
+// internal reports a failure to read what the store holds as the
+// service's InternalError, keeping the cause in the message.
+func internal(err error) error {
+	return svcerr.Newf(svcerr.InternalError, "The server could not read the entity: %v", err)
 }
 
 func (p *Page) add(enc string) error {

@@ -19,10 +19,17 @@ import (
 // own, into the same memory), and at a million entities the collector's
 // marking, which follows every pointer of every item, took close to a third of the
 // server's CPU under a point-read load.
+//
+// A settled item holds only the head of its encoding — Timestamp and
+// keys — followed by where the whole encoding lies in a file the store's
+// Values reads (values.go). The place rides in the string, not in fields
+// of the item, so that an item stays four words: the tree's nodes are
+// arrays of items, and an item of five made every lookup slower by a
+// fifth.
 type item struct {
 	enc          string
 	table        uint32
-	pkLen, rkLen uint32
+	pkLen, rkLen uint32 // rkLen carries settledBit
 }
 
 // keyItem returns a search key: the item an entity with these keys would
@@ -54,10 +61,11 @@ func (it item) pk() string {
 // rk returns the item's RowKey.
 func (it item) rk() string {
 	o := 10 + int(it.pkLen) // timestamp, length, PartitionKey, length
-	if it.pkLen >= 1<<7 || it.rkLen >= 1<<7 {
-		o = 8 + uvarintLen(it.pkLen) + int(it.pkLen) + uvarintLen(it.rkLen)
+	n := it.rkLen &^ settledBit
+	if it.pkLen >= 1<<7 || n >= 1<<7 {
+		o = 8 + uvarintLen(it.pkLen) + int(it.pkLen) + uvarintLen(n)
 	}
-	return it.enc[o : o+int(it.rkLen)]
+	return it.enc[o : o+int(n)]
 }
 
 // uvarintLen is the length of n written as a uvarint.
@@ -103,6 +111,9 @@ type Options struct {
 	Now func() time.Time
 	// Journal, when set, receives every committed mutation (see Journal).
 	Journal Journal
+	// Values, when set, lets the store keep settled entities in files
+	// instead of memory (see Values).
+	Values Values
 	// MaxExamined bounds the entities one query page may examine before it
 	// returns what it has with a continuation, as the service ends a page
 	// after a few seconds of work. Zero means DefaultMaxExamined.
@@ -119,6 +130,7 @@ const DefaultMaxExamined = 1_000_000
 type Store struct {
 	now         func() time.Time
 	journal     Journal
+	values      Values
 	maxExamined int
 
 	mu        sync.RWMutex
@@ -136,6 +148,7 @@ func New(opts Options) *Store {
 	s := &Store{
 		now:         opts.Now,
 		journal:     opts.Journal,
+		values:      opts.Values,
 		maxExamined: opts.MaxExamined,
 		tree:        btree.NewBTreeGOptions(less, btree.Options{NoLocks: true}),
 		byName:      make(map[string]*table),
@@ -172,12 +185,23 @@ func (s *Store) nextTicks() int64 {
 	return t
 }
 
-// snapshot returns a copy of the keyspace that later writes do not touch.
-// Copying is O(1): the tree's nodes are shared until a writer changes one.
-func (s *Store) snapshot() *btree.BTreeG[item] {
+// snapshot returns a copy of the keyspace that later writes do not touch,
+// and a release to call when done with it, which lets go of the files its
+// settled items point into. Copying is O(1): the tree's nodes are shared
+// until a writer changes one.
+func (s *Store) snapshot() (*btree.BTreeG[item], func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.tree.Copy()
+	return s.tree.Copy(), s.pin()
+}
+
+// pin keeps the files the keyspace points into readable until the
+// returned release is called. Callers hold mu.
+func (s *Store) pin() func() {
+	if s.values == nil {
+		return func() {}
+	}
+	return s.values.Pin()
 }
 
 // Len returns the number of entities in all tables.

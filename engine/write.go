@@ -222,9 +222,13 @@ func (s *Store) decide(t *table, op Op) (change, Result, error) {
 	}
 	next := e
 	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
-		old, err := decodeEntity(cur.enc)
+		enc, err := s.load(cur)
 		if err != nil {
-			return change{}, Result{}, svcerr.New(svcerr.InternalError)
+			return change{}, Result{}, internal(err)
+		}
+		old, err := decodeEntity(enc)
+		if err != nil {
+			return change{}, Result{}, internal(err)
 		}
 		next = &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: mergeProperties(old.Properties, e.Properties)}
 		if err := validateEntity(next); err != nil {

@@ -4,6 +4,11 @@
 // the background, without stopping writes, whenever it has grown past the
 // size of the live data — so the directory stays within about twice the
 // live data.
+//
+// The files are also where the entities live. Once a write is durable, a
+// settler tells the store where in the log its entities lie, and the store
+// drops them from memory, keeping their keys; a snapshot moves them to
+// itself. The heap holds keys, and the page cache the data.
 package persist
 
 import (
@@ -29,18 +34,25 @@ type Options struct {
 	CheckEvery time.Duration
 	// NoSync skips fsync. Only for tests of things other than durability.
 	NoSync bool
+	// KeepInMemory holds every entity in memory as well as on disk, as
+	// the store did before it read entities back from its files.
+	KeepInMemory bool
+	// SettleEvery is how often the settler hands durable writes to the
+	// store to drop from memory; zero means every 50 ms.
+	SettleEvery time.Duration
 }
 
 // DB is a durable store.
 type DB struct {
 	Store *engine.Store
 	log   *wal.Log
+	files *files // nil when entities stay in memory
 	logf  func(string, ...any)
 	min   int64
 
 	compactMu sync.Mutex // one snapshot at a time
 	stop      chan struct{}
-	done      chan struct{}
+	done      sync.WaitGroup
 }
 
 // journal feeds the store's committed mutations to the log.
@@ -60,14 +72,32 @@ func Open(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := engine.New(engine.Options{Now: opts.Now, Journal: journal{l}})
+	db := &DB{log: l, logf: logf, min: opts.MinCompactBytes, stop: make(chan struct{})}
+	var values engine.Values
+	if !opts.KeepInMemory {
+		db.files = newFiles(l)
+		values = db.files
+	}
+	db.Store = engine.New(engine.Options{Now: opts.Now, Journal: journal{l}, Values: values})
 	start := time.Now()
-	if err := l.Replay(store.Load, store.Replay); err != nil {
+	if err := l.Replay(func(r io.Reader, at wal.Pos) error {
+		p, err := db.place(at)
+		if err != nil {
+			return err
+		}
+		return db.Store.Load(r, p)
+	}, func(rec []byte, at wal.Pos) error {
+		p, err := db.place(at)
+		if err != nil {
+			return err
+		}
+		return db.Store.Replay(rec, p)
+	}); err != nil {
+		db.closeFiles()
 		l.Close()
 		return nil, err
 	}
-	logf("persist: restored %d entities from %s in %s", store.Len(), dir, time.Since(start).Round(time.Millisecond))
-	db := &DB{Store: store, log: l, logf: logf, min: opts.MinCompactBytes, stop: make(chan struct{}), done: make(chan struct{})}
+	logf("persist: restored %d entities from %s in %s", db.Store.Len(), dir, time.Since(start).Round(time.Millisecond))
 	if db.min <= 0 {
 		db.min = 8 << 20
 	}
@@ -75,25 +105,91 @@ func Open(dir string, opts Options) (*DB, error) {
 	if every <= 0 {
 		every = 250 * time.Millisecond
 	}
-	go db.compactor(every)
+	db.every(every, db.compact)
+	if db.files != nil {
+		settle := opts.SettleEvery
+		if settle <= 0 {
+			settle = 50 * time.Millisecond
+		}
+		db.every(settle, db.settler())
+	}
 	return db, nil
 }
 
-func (db *DB) compactor(every time.Duration) {
-	defer close(db.done)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-db.stop:
-			return
-		case <-t.C:
-			st := db.log.Stats()
-			if st.LogBytes >= db.min && st.LogBytes >= st.SnapshotBytes {
-				if err := db.Snapshot(); err != nil {
-					db.logf("persist: snapshot failed: %v", err)
-				}
+// place opens the file at lies in, so that the store may point into it.
+func (db *DB) place(at wal.Pos) (engine.Place, error) {
+	if db.files == nil {
+		return engine.Place{}, nil
+	}
+	if err := db.files.add(at.File); err != nil {
+		return engine.Place{}, err
+	}
+	return engine.Place{File: at.File, Off: at.Off}, nil
+}
+
+func (db *DB) closeFiles() {
+	if db.files != nil {
+		db.files.close()
+	}
+}
+
+// every runs fn every period on its own goroutine until Close.
+func (db *DB) every(period time.Duration, fn func()) {
+	db.done.Add(1)
+	go func() {
+		defer db.done.Done()
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-db.stop:
+				return
+			case <-t.C:
+				fn()
 			}
+		}
+	}()
+}
+
+// settler returns a step that follows the durable end of the log and
+// settles what was written there, so that memory holds a write's
+// entities only until it is durable (and a little longer).
+func (db *DB) settler() func() {
+	at := db.log.Durable() // replay settled everything before
+	return func() {
+		end := db.log.Durable()
+		if end.File != at.File {
+			// A snapshot began a new segment. The one before is in the
+			// snapshot, which settles its entities when it is done.
+			at = wal.Pos{File: end.File}
+		}
+		if end.Off <= at.Off {
+			return
+		}
+		p, err := db.place(at)
+		if err == nil {
+			err = db.log.ReadRecords(at.File, at.Off, end.Off, func(rec []byte, off int64) error {
+				return db.Store.Settle(rec, engine.Place{File: p.File, Off: off})
+			})
+		}
+		if err != nil {
+			if db.log.Durable().File == at.File {
+				db.logf("persist: settling %d from %d: %v", at.File, at.Off, err)
+			}
+			// Leave the rest in memory; a snapshot settles it.
+			at = db.log.Durable()
+			return
+		}
+		at.Off = end.Off
+	}
+}
+
+// compact takes a snapshot when the log has outgrown the live data.
+func (db *DB) compact() {
+	st := db.log.Stats()
+	if st.LogBytes >= db.min && st.LogBytes >= st.SnapshotBytes {
+		if err := db.Snapshot(); err != nil {
+			db.logf("persist: snapshot failed: %v", err)
 		}
 	}
 }
@@ -105,20 +201,37 @@ func (db *DB) Snapshot() error {
 	defer db.compactMu.Unlock()
 	var point *wal.SnapshotPoint
 	cp := db.Store.Checkpoint(func() { point = db.log.BeginSnapshot() })
+	defer cp.Close()
 	start := time.Now()
-	err := db.log.WriteSnapshot(point, func(w io.Writer) error {
+	var at wal.Pos
+	err := db.log.WriteSnapshot(point, func(w io.Writer, pos wal.Pos) error {
+		at = pos
 		_, err := cp.WriteTo(w)
 		return err
 	})
-	if err == nil {
-		db.logf("persist: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		return err
 	}
-	return err
+	if db.files != nil {
+		// Move the entities to the snapshot, then let go of the files it
+		// replaced (the log has deleted them; the handles kept them).
+		p, err := db.place(at)
+		if err != nil {
+			return err
+		}
+		db.Store.SettleCheckpoint(cp, p)
+		n := at.File >> 1
+		db.files.retire(func(id uint32) bool { return id>>1 < n })
+	}
+	db.logf("persist: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // Close stops compaction, flushes the log and releases the directory.
 func (db *DB) Close() error {
 	close(db.stop)
-	<-db.done
-	return db.log.Close()
+	db.done.Wait()
+	err := db.log.Close()
+	db.closeFiles()
+	return err
 }

@@ -25,7 +25,7 @@ func BenchmarkAppendWaitSequential(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer l.Close()
-	if err := l.Replay(func(io.Reader) error { return nil }, func([]byte) error { return nil }); err != nil {
+	if err := l.Replay(func(io.Reader, Pos) error { return nil }, func([]byte, Pos) error { return nil }); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -55,7 +55,7 @@ func BenchmarkAppendWaitParallel(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer l.Close()
-	if err := l.Replay(func(io.Reader) error { return nil }, func([]byte) error { return nil }); err != nil {
+	if err := l.Replay(func(io.Reader, Pos) error { return nil }, func([]byte, Pos) error { return nil }); err != nil {
 		b.Fatal(err)
 	}
 	rec := make([]byte, 1024)
@@ -83,7 +83,7 @@ func BenchmarkReplay(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l.Replay(func(io.Reader) error { return nil }, func([]byte) error { return nil })
+	l.Replay(func(io.Reader, Pos) error { return nil }, func([]byte, Pos) error { return nil })
 	rec := make([]byte, 100)
 	const n = 1_000_000
 	var last *Commit
@@ -99,7 +99,7 @@ func BenchmarkReplay(b *testing.B) {
 			b.Fatal(err)
 		}
 		count := 0
-		if err := l.Replay(func(io.Reader) error { return nil }, func([]byte) error { count++; return nil }); err != nil {
+		if err := l.Replay(func(io.Reader, Pos) error { return nil }, func([]byte, Pos) error { count++; return nil }); err != nil {
 			b.Fatal(err)
 		}
 		l.Close()

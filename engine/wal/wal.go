@@ -114,6 +114,85 @@ type Log struct {
 	stats    Stats
 }
 
+// Pos is where bytes lie in the directory: a file, named by FileID, and an
+// offset in it. Replay reports where each record's payload and the
+// snapshot's payload lie, so that a reader may keep a Pos in memory in
+// place of the bytes and read them back later through OpenFile.
+type Pos struct {
+	File uint32
+	Off  int64
+}
+
+// SegmentID and SnapshotID name the files of a directory in a Pos: the
+// number of a segment or snapshot, and which of the two it is.
+func SegmentID(n uint64) uint32  { return uint32(n << 1) }
+func SnapshotID(n uint64) uint32 { return uint32(n<<1 | 1) }
+
+// maxFileNumber is the largest segment or snapshot number a directory may
+// hold, so that a file's ID fits in 32 bits. A directory takes a new
+// number per snapshot, and takes a snapshot no more often than its log
+// doubles or grows by megabytes.
+const maxFileNumber = 1<<31 - 1
+
+func (l *Log) idPath(id uint32) string {
+	if id&1 == 1 {
+		return l.path("snap", uint64(id>>1))
+	}
+	return l.path("log", uint64(id>>1))
+}
+
+// OpenFile opens a segment or snapshot for reading. An open file stays
+// readable after the log deletes it, until it is closed.
+func (l *Log) OpenFile(id uint32) (*os.File, error) { return os.Open(l.idPath(id)) }
+
+// Durable returns the end of what is known durable in the newest segment:
+// every record before it is written and synced.
+func (l *Log) Durable() Pos {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return Pos{File: SegmentID(l.segment), Off: l.off}
+}
+
+// ReadRecords reads the records of a segment from offset from, which must
+// be the start of a record, up to offset to, calling fn with each payload
+// and the offset of that payload. The payload is only valid during the
+// call. It reads only what Durable has reported, so it never sees a
+// record still being written.
+func (l *Log) ReadRecords(id uint32, from, to int64, fn func(rec []byte, off int64) error) error {
+	f, err := os.Open(l.idPath(id))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(io.NewSectionReader(f, from, to-from), 64<<10)
+	var hdr [headerSize]byte
+	var buf []byte
+	for off := from; off < to; {
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			return fmt.Errorf("wal: reading %s at %d: %w", l.idPath(id), off, err)
+		}
+		size := binary.LittleEndian.Uint32(hdr[:4])
+		if size > MaxRecord || int64(size) > to-off-headerSize {
+			return fmt.Errorf("wal: %s: no record at offset %d", l.idPath(id), off)
+		}
+		if cap(buf) < int(size) {
+			buf = make([]byte, size)
+		}
+		buf = buf[:size]
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return fmt.Errorf("wal: reading %s at %d: %w", l.idPath(id), off, err)
+		}
+		if crc32.Update(crc32.Checksum(hdr[:4], castagnoli), castagnoli, buf) != binary.LittleEndian.Uint32(hdr[4:]) {
+			return fmt.Errorf("wal: %s: a record with a bad checksum at offset %d", l.idPath(id), off)
+		}
+		if err := fn(buf, off+headerSize); err != nil {
+			return err
+		}
+		off += headerSize + int64(size)
+	}
+	return nil
+}
+
 // Commit is a record on its way to disk.
 type Commit struct {
 	l *Log
@@ -183,9 +262,10 @@ func (l *Log) files() (segments, snapshots []uint64, err error) {
 }
 
 // Replay feeds the newest snapshot, if any, to loadSnapshot and then each
-// record logged after it to apply, in order. It must be called once,
-// before Append.
-func (l *Log) Replay(loadSnapshot func(r io.Reader) error, apply func(rec []byte) error) error {
+// record logged after it to apply, in order, each with the Pos its payload
+// starts at (a record's payload is only valid during the call). It must
+// be called once, before Append.
+func (l *Log) Replay(loadSnapshot func(r io.Reader, at Pos) error, apply func(rec []byte, at Pos) error) error {
 	if l.replayed {
 		return errors.New("wal: Replay called twice")
 	}
@@ -195,6 +275,9 @@ func (l *Log) Replay(loadSnapshot func(r io.Reader) error, apply func(rec []byte
 		return err
 	}
 	var base uint64 = 1
+	if n := len(segments); n > 0 && segments[n-1] > maxFileNumber || len(snapshots) > 0 && snapshots[len(snapshots)-1] > maxFileNumber {
+		return fmt.Errorf("wal: %s: file numbers past %d", l.dir, maxFileNumber)
+	}
 	if len(snapshots) > 0 {
 		base = snapshots[len(snapshots)-1]
 		size, err := l.loadSnapshot(base, loadSnapshot)
@@ -247,7 +330,7 @@ func (l *Log) Replay(loadSnapshot func(r io.Reader) error, apply func(rec []byte
 	return nil
 }
 
-func (l *Log) loadSnapshot(n uint64, load func(io.Reader) error) (int64, error) {
+func (l *Log) loadSnapshot(n uint64, load func(io.Reader, Pos) error) (int64, error) {
 	f, err := os.Open(l.path("snap", n))
 	if err != nil {
 		return 0, err
@@ -276,7 +359,7 @@ func (l *Log) loadSnapshot(n uint64, load func(io.Reader) error) (int64, error) 
 	}
 	crc := crc32.New(castagnoli)
 	r := io.TeeReader(io.LimitReader(bufio.NewReaderSize(f, 1<<20), payload), crc)
-	if err := load(r); err != nil {
+	if err := load(r, Pos{File: SnapshotID(n), Off: int64(len(snapshotMagic))}); err != nil {
 		return 0, fmt.Errorf("wal: loading snapshot %d: %w", n, err)
 	}
 	// Whatever the loader did not read still counts toward the checksum.
@@ -292,7 +375,7 @@ func (l *Log) loadSnapshot(n uint64, load func(io.Reader) error) (int64, error) 
 // replaySegment applies a segment's records. A bad record in the newest
 // segment ends the log there: the file is cut back to the last good
 // record. Elsewhere it is an error.
-func (l *Log) replaySegment(n uint64, newest bool, apply func([]byte) error) (int64, error) {
+func (l *Log) replaySegment(n uint64, newest bool, apply func([]byte, Pos) error) (int64, error) {
 	path := l.path("log", n)
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -344,7 +427,7 @@ func (l *Log) replaySegment(n uint64, newest bool, apply func([]byte) error) (in
 				} else if crc32.Update(crc32.Checksum(hdr[:4], castagnoli), castagnoli, buf) != binary.LittleEndian.Uint32(hdr[4:]) {
 					reason = "a record with a bad checksum"
 				} else {
-					if err := apply(buf); err != nil {
+					if err := apply(buf, Pos{File: SegmentID(n), Off: good + headerSize}); err != nil {
 						return 0, fmt.Errorf("wal: %s: record at offset %d: %w", path, good, err)
 					}
 					good += headerSize + int64(size)
@@ -508,6 +591,10 @@ func (l *Log) BeginSnapshot() *SnapshotPoint {
 		return &SnapshotPoint{}
 	}
 	next := l.segment + 1
+	if next > maxFileNumber {
+		l.err = fmt.Errorf("wal: %s: file numbers past %d", l.dir, maxFileNumber)
+		return &SnapshotPoint{}
+	}
 	f, err := os.OpenFile(l.path("log", next), os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err == nil {
 		err = l.syncDir()
@@ -524,8 +611,9 @@ func (l *Log) BeginSnapshot() *SnapshotPoint {
 
 // WriteSnapshot writes the state captured at p through write, makes it
 // durable, and then deletes the segments and snapshot it replaces. A crash
-// at any step leaves a directory that Replay restores.
-func (l *Log) WriteSnapshot(p *SnapshotPoint, write func(w io.Writer) error) error {
+// at any step leaves a directory that Replay restores. write is told the
+// Pos its first byte will have in the finished snapshot.
+func (l *Log) WriteSnapshot(p *SnapshotPoint, write func(w io.Writer, at Pos) error) error {
 	if p == nil || p.segment == 0 {
 		l.mu.Lock()
 		err := l.err
@@ -547,7 +635,7 @@ func (l *Log) WriteSnapshot(p *SnapshotPoint, write func(w io.Writer) error) err
 	counter := &countWriter{w: io.MultiWriter(bw, crc)}
 	_, err = bw.WriteString(snapshotMagic)
 	if err == nil {
-		err = write(counter)
+		err = write(counter, Pos{File: SnapshotID(p.segment), Off: int64(len(snapshotMagic))})
 	}
 	if err == nil {
 		var trailer [trailerSize]byte

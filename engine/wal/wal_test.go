@@ -19,11 +19,11 @@ func open(t *testing.T, dir string) (*Log, [][]byte, []string) {
 		t.Fatal(err)
 	}
 	var recs [][]byte
-	if err := l.Replay(func(r io.Reader) error {
+	if err := l.Replay(func(r io.Reader, _ Pos) error {
 		b, err := io.ReadAll(r)
 		recs = append(recs, append([]byte("SNAP:"), b...))
 		return err
-	}, func(rec []byte) error {
+	}, func(rec []byte, _ Pos) error {
 		recs = append(recs, append([]byte(nil), rec...))
 		return nil
 	}); err != nil {
@@ -165,7 +165,7 @@ func TestDamageInOlderSegmentIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l2.Close()
-	if err := l2.Replay(func(io.Reader) error { return nil }, func([]byte) error { return nil }); err == nil {
+	if err := l2.Replay(func(io.Reader, Pos) error { return nil }, func([]byte, Pos) error { return nil }); err == nil {
 		t.Fatal("a damaged older segment was replayed without error")
 	}
 }
@@ -176,7 +176,7 @@ func TestSnapshots(t *testing.T) {
 	appendAll(t, l, "a", "b")
 	p := l.BeginSnapshot()
 	appendAll(t, l, "c") // after the point: not in the snapshot
-	if err := l.WriteSnapshot(p, func(w io.Writer) error { _, err := w.Write([]byte("a+b")); return err }); err != nil {
+	if err := l.WriteSnapshot(p, func(w io.Writer, _ Pos) error { _, err := w.Write([]byte("a+b")); return err }); err != nil {
 		t.Fatal(err)
 	}
 	appendAll(t, l, "d")
@@ -206,7 +206,7 @@ func TestSnapshots(t *testing.T) {
 	os.WriteFile(snap, b, 0o644)
 	l2, _ := Open(dir, Options{})
 	defer l2.Close()
-	if err := l2.Replay(func(r io.Reader) error { _, err := io.ReadAll(r); return err }, func([]byte) error { return nil }); err == nil {
+	if err := l2.Replay(func(r io.Reader, _ Pos) error { _, err := io.ReadAll(r); return err }, func([]byte, Pos) error { return nil }); err == nil {
 		t.Fatal("damaged snapshot accepted")
 	}
 }
@@ -226,7 +226,7 @@ func TestSnapshotCrashStates(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "snap-0000000000000002.db.tmp"), []byte("TLSNAPv1garb"), 0o644)
 	states["with a torn temp file"] = copyDir(t, dir)
 	os.Remove(filepath.Join(dir, "snap-0000000000000002.db.tmp"))
-	if err := l.WriteSnapshot(p, func(w io.Writer) error { _, err := w.Write([]byte("a+b")); return err }); err != nil {
+	if err := l.WriteSnapshot(p, func(w io.Writer, _ Pos) error { _, err := w.Write([]byte("a+b")); return err }); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -310,4 +310,77 @@ func TestRecordLimits(t *testing.T) {
 		t.Fatalf("%q %q", names(recs), logs)
 	}
 	_ = bytes.MinRead
+}
+
+// TestPositions checks that the places Replay, ReadRecords and Durable
+// report hold the bytes they claim, in segments and in a snapshot: a
+// reader that keeps only a Pos must read back exactly the payload.
+func TestPositions(t *testing.T) {
+	dir := t.TempDir()
+	l, _, _ := open(t, dir)
+	appendAll(t, l, "one", "two2", "")
+	p := l.BeginSnapshot()
+	appendAll(t, l, "three", "four-four")
+	if err := l.WriteSnapshot(p, func(w io.Writer, at Pos) error {
+		if at.File != SnapshotID(2) {
+			t.Errorf("snapshot written as file %d", at.File)
+		}
+		_, err := w.Write([]byte("state"))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	from := int64(0)
+	appendAll(t, l, "five")
+	end := l.Durable()
+	if end.File != SegmentID(2) {
+		t.Fatalf("durable end in file %d", end.File)
+	}
+	var read []string
+	if err := l.ReadRecords(end.File, from, end.Off, func(rec []byte, off int64) error {
+		read = append(read, fmt.Sprintf("%s@%d", rec, off))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(read, ","), "three@8,four-four@21,five@38"; got != want {
+		t.Fatalf("ReadRecords: %s, want %s", got, want)
+	}
+	if err := l.ReadRecords(end.File, 0, end.Off-1, func([]byte, int64) error { return nil }); err == nil {
+		t.Fatal("ReadRecords read a record cut short")
+	}
+	l.Close()
+
+	l2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	check := func(b []byte, at Pos) {
+		t.Helper()
+		f, err := l2.OpenFile(at.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		got := make([]byte, len(b))
+		if _, err := f.ReadAt(got, at.Off); err != nil || !bytes.Equal(got, b) {
+			t.Fatalf("at %+v: read %q (%v), want %q", at, got, err, b)
+		}
+	}
+	n := 0
+	if err := l2.Replay(func(r io.Reader, at Pos) error {
+		b, err := io.ReadAll(r)
+		check(b, at)
+		return err
+	}, func(rec []byte, at Pos) error {
+		check(rec, at)
+		n++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Fatalf("replayed %d records after the snapshot, want 3", n)
+	}
 }

@@ -1,0 +1,260 @@
+package persist
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/edm"
+)
+
+// versioned is an entity whose properties are all derived from its keys
+// and a version, so any copy read back can be checked on its own: a
+// reference into the wrong place, or a file closed too early, shows as an
+// entity that does not agree with itself, or as an error.
+func versioned(pk, rk string, version int) *engine.Entity {
+	return &engine.Entity{PartitionKey: pk, RowKey: rk, Properties: []engine.Property{
+		{Name: "Check", Value: edm.StringValue(fmt.Sprintf("%s/%s/%d", pk, rk, version))},
+		{Name: "Pad", Value: edm.StringValue(strings.Repeat(string(rune('a'+version%26)), 200+version%300))},
+		{Name: "Version", Value: edm.Int32Value(int32(version))},
+	}}
+}
+
+func checkVersioned(e *engine.Entity) error {
+	v, ok := e.Property("Version")
+	if !ok {
+		return fmt.Errorf("%s/%s has no Version", e.PartitionKey, e.RowKey)
+	}
+	want := versioned(e.PartitionKey, e.RowKey, int(v.Int()))
+	for _, p := range want.Properties {
+		got, ok := e.Property(p.Name)
+		if !ok || got.Str() != p.Value.Str() || got.Int() != p.Value.Int() {
+			return fmt.Errorf("%s/%s version %d: %s is %v, want %v", e.PartitionKey, e.RowKey, v.Int(), p.Name, got, p.Value)
+		}
+	}
+	return nil
+}
+
+// TestSettledEntities writes, merges, replaces and deletes, single and in
+// batches, while the settler and the compactor run as often as they can
+// and readers read points, partitions and the whole table. Every entity a
+// reader sees must agree with itself; at the end the store must hold
+// exactly the model's state, with nearly every entity in files and not in
+// memory — and again after a restart.
+func TestSettledEntities(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{MinCompactBytes: 32 << 10, CheckEvery: time.Millisecond, SettleEvery: time.Millisecond, NoSync: true}
+	db, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Store.CreateTable("Settle"); err != nil {
+		t.Fatal(err)
+	}
+	const writers, partitions, rows = 4, 8, 40
+	model := make([]map[string]int, writers) // per writer: row → version, -1 deleted
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	errs := make(chan error, 16)
+	for w := 0; w < writers; w++ {
+		model[w] = make(map[string]int)
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			m := model[w]
+			for i := 0; i < 1500; i++ {
+				pk := fmt.Sprintf("w%d-p%d", w, rng.IntN(partitions/writers+1))
+				rk := fmt.Sprintf("r%03d", rng.IntN(rows))
+				key := pk + "/" + rk
+				version := i + 1
+				var err error
+				switch op := rng.IntN(10); {
+				case op < 4:
+					_, err = db.Store.Write("Settle", engine.Op{Kind: engine.InsertOrReplace, Entity: versioned(pk, rk, version)})
+					m[key] = version
+				case op < 6:
+					if v, ok := m[key]; ok && v >= 0 {
+						// A merge keeps Pad from before only if it is not
+						// sent; send everything so the entity stays whole.
+						_, err = db.Store.Write("Settle", engine.Op{Kind: engine.Merge, IfMatch: "*", Entity: versioned(pk, rk, version)})
+						m[key] = version
+					}
+				case op < 7:
+					if v, ok := m[key]; ok && v >= 0 {
+						_, err = db.Store.Write("Settle", engine.Op{Kind: engine.Delete, IfMatch: "*", Entity: &engine.Entity{PartitionKey: pk, RowKey: rk}})
+						m[key] = -1
+					}
+				default:
+					var ops []engine.Op
+					for j := 0; j < 10; j++ {
+						brk := fmt.Sprintf("b%03d", (i*10+j)%rows)
+						ops = append(ops, engine.Op{Kind: engine.InsertOrReplace, Entity: versioned(pk, brk, version)})
+						m[pk+"/"+brk] = version
+					}
+					_, err = db.Store.Batch("Settle", ops)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(w)
+	}
+	var readers sync.WaitGroup
+	for r := 0; r < 2; r++ {
+		readers.Add(1)
+		go func(r int) {
+			defer readers.Done()
+			rng := rand.New(rand.NewPCG(uint64(r), 11))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var es []*engine.Entity
+				switch rng.IntN(3) {
+				case 0:
+					e, err := db.Store.Get("Settle", fmt.Sprintf("w%d-p0", rng.IntN(writers)), fmt.Sprintf("r%03d", rng.IntN(rows)))
+					if err == nil {
+						es = append(es, e)
+					} else if !strings.Contains(err.Error(), "ResourceNotFound") {
+						errs <- err
+						return
+					}
+				case 1:
+					p, err := db.Store.Query("Settle", engine.Query{Filter: fmt.Sprintf("PartitionKey eq 'w%d-p1'", rng.IntN(writers))})
+					if err != nil {
+						errs <- err
+						return
+					}
+					es = p.Entities
+				default:
+					q := engine.Query{Top: 100}
+					for {
+						p, err := db.Store.Query("Settle", q)
+						if err != nil {
+							errs <- err
+							return
+						}
+						es = append(es, p.Entities...)
+						if p.Next == nil {
+							break
+						}
+						q.After = p.Next
+					}
+				}
+				for _, e := range es {
+					if err := checkVersioned(e); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}(r)
+	}
+	wg.Wait()
+	close(stop)
+	readers.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+
+	check := func(db *DB, when string) {
+		t.Helper()
+		want := map[string]int{}
+		for _, m := range model {
+			for k, v := range m {
+				if v >= 0 {
+					want[k] = v
+				}
+			}
+		}
+		got := map[string]int{}
+		q := engine.Query{}
+		for {
+			p, err := db.Store.Query("Settle", q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range p.Entities {
+				if err := checkVersioned(e); err != nil {
+					t.Fatalf("%s: %v", when, err)
+				}
+				v, _ := e.Property("Version")
+				got[e.PartitionKey+"/"+e.RowKey] = int(v.Int())
+			}
+			if p.Next == nil {
+				break
+			}
+			q.After = p.Next
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d entities, want %d", when, len(got), len(want))
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Fatalf("%s: %s at version %d, want %d", when, k, got[k], v)
+			}
+		}
+	}
+	check(db, "after the load")
+	// Give the settler a moment to reach the end of the log.
+	deadline := time.Now().Add(5 * time.Second)
+	for r := db.Store.Residency(); r.Settled < r.Entities; r = db.Store.Residency() {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d entities settled", r.Settled, r.Entities)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if r := db.Store.Residency(); r.Settled != r.Entities || r.HeldBytes > int64(r.Entities)*40 {
+		t.Fatalf("after a restart: %+v; every entity should be settled, holding only its keys", r)
+	}
+	check(db, "after a restart")
+	if err := db.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	check(db, "after a snapshot")
+}
+
+// TestKeepInMemory checks the option that keeps entities in memory: none
+// is settled, and a restart restores them all.
+func TestKeepInMemory(t *testing.T) {
+	dir := t.TempDir()
+	db, err := Open(dir, Options{KeepInMemory: true, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Store.CreateTable("Kept")
+	for i := 0; i < 50; i++ {
+		if _, err := db.Store.Write("Kept", engine.Op{Kind: engine.Insert, Entity: versioned("p", fmt.Sprint(i), i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(dir, Options{KeepInMemory: true, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if r := db.Store.Residency(); r.Entities != 50 || r.Settled != 0 {
+		t.Fatalf("%+v", r)
+	}
+}

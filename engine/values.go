@@ -1,0 +1,318 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"unsafe"
+)
+
+// Values lets a durable store keep entities on disk instead of in memory.
+//
+// Every entity a durable store holds is already in a file: the journal
+// record that wrote it, or the snapshot that compacted the journal. Once
+// that record is durable the store can drop the entity's encoding from
+// memory, keep its head (Timestamp and keys, which the keyspace orders by)
+// and where the rest lies, and read it back when asked. The operating
+// system's page cache then holds the data, which it can share, page out
+// and refill; the store's heap holds only keys.
+type Values interface {
+	// ReadAt reads len(p) bytes from a file at off, as io.ReaderAt does.
+	ReadAt(p []byte, file uint32, off int64) (int, error)
+	// Pin keeps every file the store points into now readable, even
+	// when the files are later replaced, until release is called. The
+	// store pins for as long as it reads a copy of its keyspace.
+	Pin() (release func())
+}
+
+// Place is where a journal record or a snapshot's first byte lies in a
+// file Values can read. The zero Place is nowhere: what is replayed from
+// it stays in memory.
+type Place struct {
+	File uint32
+	Off  int64
+}
+
+// settledBit marks a settled item, in its rkLen: keys are far shorter
+// than 2 GiB.
+const settledBit = 1 << 31
+
+// placeLen is the length of the place a settled item's encoding ends
+// with: the file (u32), the offset (u64) and the length (u32) of the
+// whole encoding, little-endian.
+const placeLen = 16
+
+// settledAt returns it settled at off in file, holding only the head of
+// its encoding and that place.
+func settledAt(it item, vlen int, file uint32, off int64) (item, bool) {
+	if file == 0 || off <= 0 || vlen <= 0 || vlen > 1<<31 {
+		return it, false
+	}
+	head := it.enc
+	if !it.settled() {
+		head = it.enc[:headLen(it)]
+	} else {
+		head = head[:len(head)-placeLen]
+	}
+	// A new string either way, so the whole encoding it was cut from can
+	// be freed.
+	b := make([]byte, len(head)+placeLen)
+	copy(b, head)
+	binary.LittleEndian.PutUint32(b[len(head):], file)
+	binary.LittleEndian.PutUint64(b[len(head)+4:], uint64(off))
+	binary.LittleEndian.PutUint32(b[len(head)+12:], uint32(vlen))
+	it.enc = unsafe.String(unsafe.SliceData(b), len(b))
+	it.rkLen |= settledBit
+	return it, true
+}
+
+// headLen is the length of the head of an item's encoding: the
+// Timestamp, then each key with its length.
+func headLen(it item) int {
+	rk := it.rkLen &^ settledBit
+	return 8 + uvarintLen(it.pkLen) + int(it.pkLen) + uvarintLen(rk) + int(rk)
+}
+
+func (it item) settled() bool { return it.rkLen&settledBit != 0 }
+
+// place returns where a settled item's whole encoding lies, and its head.
+func (it item) place() (file uint32, off int64, vlen int, head string) {
+	p := it.enc[len(it.enc)-placeLen:]
+	return le32(p), int64(le32(p[4:])) | int64(le32(p[8:]))<<32, int(le32(p[12:])), it.enc[:len(it.enc)-placeLen]
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// inMemory returns it holding its whole encoding again.
+func (it item) inMemory(enc string) item {
+	it.enc = enc
+	it.rkLen &^= settledBit
+	return it
+}
+
+var errValueMismatch = errors.New("engine: an entity read back from its file is not the one the keyspace holds")
+
+// load returns the whole encoding of it, read from its file when it is
+// settled. Callers hold mu or a pin.
+func (s *Store) load(it item) (string, error) {
+	if !it.settled() {
+		return it.enc, nil
+	}
+	file, off, vlen, head := it.place()
+	b := make([]byte, vlen)
+	n, err := s.values.ReadAt(b, file, off)
+	if n < len(b) {
+		return "", fmt.Errorf("engine: reading an entity from file %d at %d: %w", file, off, err)
+	}
+	enc := unsafe.String(unsafe.SliceData(b), len(b))
+	// The head the keyspace holds must begin what the file holds: a
+	// misplaced reference must fail, not answer with another entity.
+	if !strings.HasPrefix(enc, head) {
+		return "", errValueMismatch
+	}
+	return enc, nil
+}
+
+// valueReader reads the encodings of the items a walk meets in key order.
+// Entities written in key order — by a snapshot, or by a load that went
+// partition by partition — lie side by side in their file, so after two
+// neighbours it reads ahead in a window that doubles up to maxWindow: a
+// thousand-entity partition costs a handful of reads, not a thousand.
+type valueReader struct {
+	s      *Store
+	buf    []byte
+	kept   bool // buf holds an encoding handed out to keep: do not reuse it
+	file   uint32
+	start  int64 // the file offset of buf[0]
+	end    int64 // where the last item read ended
+	window int
+}
+
+const (
+	minWindow = 8 << 10
+	maxWindow = 64 << 10
+	// maxGap is how far apart neighbours may lie and still count as side
+	// by side: a snapshot puts a table ID and a length between two
+	// entities, a log record a change's kind and length, and a new record
+	// its frame and header.
+	maxGap = 64
+)
+
+// keep makes the encoding get returned last valid for good, at the cost
+// of a new buffer for the next read. A page's entities share the windows
+// they were read in, rather than each taking a copy.
+func (r *valueReader) keep() { r.kept = true }
+
+// get returns the whole encoding of it. A settled item's encoding is valid
+// only until the next call, unless kept.
+func (r *valueReader) get(it item) (string, error) {
+	if !it.settled() {
+		return it.enc, nil
+	}
+	file, off, vlen, head := it.place()
+	n := int64(vlen)
+	if file != r.file || off < r.start || off+n > r.start+int64(len(r.buf)) {
+		size := int(n)
+		if file == r.file && off >= r.end && off-r.end <= maxGap {
+			r.window = min(max(2*r.window, minWindow), maxWindow)
+			size = max(size, r.window)
+		} else {
+			r.window = 0
+		}
+		if cap(r.buf) < size || r.kept {
+			r.buf, r.kept = make([]byte, size), false
+		}
+		r.buf = r.buf[:size]
+		got, err := r.s.values.ReadAt(r.buf, file, off)
+		// A window may run past the end of the file; the entity may not.
+		if int64(got) < n {
+			r.file, r.buf = 0, r.buf[:0]
+			return "", fmt.Errorf("engine: reading an entity from file %d at %d: %w", file, off, err)
+		}
+		r.buf = r.buf[:got]
+		r.file, r.start = file, off
+	}
+	r.end = off + n
+	b := r.buf[off-r.start : off-r.start+n]
+	enc := unsafe.String(unsafe.SliceData(b), len(b))
+	if !strings.HasPrefix(enc, head) {
+		return "", errValueMismatch
+	}
+	return enc, nil
+}
+
+// Settle tells the store that a journal record is durable at a place its
+// Values can read. The entities the record wrote that are still current,
+// and still held in memory, are settled there: the store keeps only their
+// heads. A store without Values ignores it.
+func (s *Store) Settle(rec []byte, at Place) error {
+	if s.values == nil || at.File == 0 {
+		return nil
+	}
+	var targets []settleTarget
+	r := reader{s: unsafe.String(unsafe.SliceData(rec), len(rec))}
+	if r.byte1() != recWrite {
+		return nil
+	}
+	id := r.uvarint()
+	n := r.uvarint()
+	if r.err || n > uint64(len(rec)) {
+		return errCorrupt
+	}
+	for i := uint64(0); i < n && !r.err; i++ {
+		switch r.byte1() {
+		case changePut:
+			enc := r.str()
+			hr := reader{s: enc}
+			ticks, pk, rk, _ := hr.header()
+			if r.err || hr.err {
+				return errCorrupt
+			}
+			targets = append(targets, settleTarget{key: keyItem(uint32(id), pk, rk), ticks: ticks, vlen: len(enc), off: at.Off + int64(r.off-len(enc))})
+		case changeDelete:
+			r.str()
+			r.str()
+		default:
+			return errCorrupt
+		}
+	}
+	if r.err {
+		return errCorrupt
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range targets {
+		cur, ok := s.tree.Get(t.key)
+		// Settle only what memory still holds: an item already settled
+		// may have moved on to a newer file, by a snapshot.
+		if !ok || cur.settled() || encodedTicks(cur.enc) != t.ticks {
+			continue
+		}
+		if it, ok := settledAt(cur, t.vlen, at.File, t.off); ok {
+			s.tree.Set(it)
+		}
+	}
+	return nil
+}
+
+// settleTarget is an entity a record wrote: its search key, its version
+// (every write has a Timestamp of its own) and where it lies.
+type settleTarget struct {
+	key   item
+	ticks int64
+	vlen  int
+	off   int64
+}
+
+// settleChunk bounds how many entities one hold of the write lock moves,
+// so settling a whole snapshot never stalls writers for long.
+const settleChunk = 1024
+
+// SettleCheckpoint settles the entities of a checkpoint at the places its
+// WriteTo gave them in the snapshot that starts at at. Entities written
+// since the checkpoint are left as they are. After it returns, no entity
+// of the store points into a file the snapshot replaced.
+func (s *Store) SettleCheckpoint(c *Checkpoint, at Place) {
+	if s.values == nil || at.File == 0 || len(c.offs) != c.tree.Len() {
+		return
+	}
+	i := 0
+	iter := c.tree.Iter()
+	more := iter.First()
+	for more {
+		s.mu.Lock()
+		for n := 0; more && n < settleChunk; n++ {
+			old := iter.Item()
+			if cur, ok := s.tree.Get(old); ok && encodedTicks(cur.enc) == encodedTicks(old.enc) {
+				vlen := len(cur.enc)
+				if cur.settled() {
+					_, _, vlen, _ = cur.place()
+				}
+				if it, ok := settledAt(cur, vlen, at.File, at.Off+c.offs[i]); ok {
+					s.tree.Set(it)
+				} else if cur.settled() {
+					// It cannot point into the snapshot, and the file it
+					// points into is about to go: back into memory.
+					if enc, err := s.load(cur); err == nil {
+						s.tree.Set(cur.inMemory(enc))
+					}
+				}
+			}
+			i++
+			more = iter.Next()
+		}
+		s.mu.Unlock()
+	}
+	iter.Release()
+}
+
+// Residency says how much of a store memory holds.
+type Residency struct {
+	// Entities counts every entity; Settled those whose encodings are
+	// in files, not memory.
+	Entities, Settled int
+	// HeldBytes sums the encodings memory holds: whole ones, and the
+	// heads of the settled.
+	HeldBytes int64
+}
+
+// Residency walks the keyspace to say how much of it memory holds. It
+// costs a pass over every entity.
+func (s *Store) Residency() Residency {
+	tree, release := s.snapshot()
+	defer release()
+	var r Residency
+	tree.Scan(func(it item) bool {
+		r.Entities++
+		if it.settled() {
+			r.Settled++
+		}
+		r.HeldBytes += int64(len(it.enc))
+		return true
+	})
+	return r
+}
