@@ -632,8 +632,6 @@ func runBench(args []string) error {
 		}
 	}
 
-	// The table: tablelab against Azurite in memory, as ratios.
-	fmt.Printf("\n| size | line | tablelab /s | p50 | p99 | azurite-mem /s | p50 | p99 | throughput × | p99 ratio |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	find := func(line string, size int, target string) (result, bool) {
 		for _, r := range rows {
 			if r.line == line && r.size == size && r.target == target {
@@ -642,28 +640,38 @@ func runBench(args []string) error {
 		}
 		return result{}, false
 	}
-	for _, size := range sizes {
-		for _, l := range lines {
-			a, ok1 := find(l.name, size, "tablelab")
-			b, ok2 := find(l.name, size, "azurite-memory")
-			if !ok1 {
-				continue
+	// A table of one target against another, as ratios: tablelab against
+	// Azurite in memory, and, when it ran, against itself holding every
+	// entity in memory.
+	table := func(ours, theirs, label string) {
+		fmt.Printf("\n| size | line | %s /s | p50 | p99 | %s /s | p50 | p99 | throughput × | p99 ratio |\n|---|---|---|---|---|---|---|---|---|---|\n", ours, label)
+		for _, size := range sizes {
+			for _, l := range lines {
+				a, ok1 := find(l.name, size, ours)
+				b, ok2 := find(l.name, size, theirs)
+				if !ok1 {
+					continue
+				}
+				bt, bp50, bp99, ratio, p99r := "n/a", "", "", "", ""
+				if ok2 && b.ops > 0 {
+					bt = fmt.Sprintf("%.0f", b.throughput())
+					bp50, bp99 = b.pct(0.5).Round(time.Microsecond).String(), b.pct(0.99).Round(time.Microsecond).String()
+					ratio = fmt.Sprintf("%.1f×", a.throughput()/b.throughput())
+					p99r = fmt.Sprintf("%.2f", float64(a.pct(0.99))/float64(b.pct(0.99)))
+				}
+				fmt.Printf("| %d | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", size, l.name, a.throughput(), a.pct(0.5).Round(time.Microsecond), a.pct(0.99).Round(time.Microsecond), bt, bp50, bp99, ratio, p99r)
 			}
-			bt, bp50, bp99, ratio, p99r := "n/a", "", "", "", ""
-			if ok2 && b.ops > 0 {
-				bt = fmt.Sprintf("%.0f", b.throughput())
-				bp50, bp99 = b.pct(0.5).Round(time.Microsecond).String(), b.pct(0.99).Round(time.Microsecond).String()
-				ratio = fmt.Sprintf("%.1f×", a.throughput()/b.throughput())
-				p99r = fmt.Sprintf("%.2f", float64(a.pct(0.99))/float64(b.pct(0.99)))
+			o, t := peak[fmt.Sprintf("%s@%d", ours, size)], peak[fmt.Sprintf("%s@%d", theirs, size)]
+			ratio := ""
+			if t > 0 {
+				ratio = fmt.Sprintf("%.2f of %s", float64(o)/float64(t), label)
 			}
-			fmt.Printf("| %d | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", size, l.name, a.throughput(), a.pct(0.5).Round(time.Microsecond), a.pct(0.99).Round(time.Microsecond), bt, bp50, bp99, ratio, p99r)
+			fmt.Printf("| %d | peak RSS, loaded data | %d MiB | | | %d MiB | | | | %s |\n", size, o>>20, t>>20, ratio)
 		}
-		ours, theirs := peak[fmt.Sprintf("tablelab@%d", size)], peak[fmt.Sprintf("azurite-memory@%d", size)]
-		ratio := ""
-		if theirs > 0 {
-			ratio = fmt.Sprintf("%.2f of Azurite", float64(ours)/float64(theirs))
-		}
-		fmt.Printf("| %d | peak RSS, loaded data | %d MiB | | | %d MiB | | | | %s |\n", size, ours>>20, theirs>>20, ratio)
+	}
+	table("tablelab", "azurite-memory", "azurite-mem")
+	if strings.Contains(*targetsFlag, "tablelab-in-memory") {
+		table("tablelab", "tablelab-in-memory", "in-memory")
 	}
 	for _, size := range sizes {
 		fmt.Printf("tablelab restart with %d entities loaded: %s\n", size, restart[size].Round(time.Millisecond))
