@@ -141,6 +141,8 @@ type Store struct {
 	nextID    uint32
 	lastTicks int64
 	failed    error // a journal failure: the store refuses further writes
+
+	settledSince int // entities settled since the tree's nodes were last refreshed
 }
 
 // New returns an empty store.

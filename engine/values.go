@@ -185,12 +185,79 @@ func (r *valueReader) get(it item) (string, error) {
 	return enc, nil
 }
 
-// Settle tells the store that a journal record is durable at a place its
-// Values can read. The entities the record wrote that are still current,
-// and still held in memory, are settled there: the store keeps only their
-// heads. A store without Values ignores it.
-func (s *Store) Settle(rec []byte, at Place) error {
-	if s.values == nil || at.File == 0 {
+// Settle settles the entities of journal records that are durable at
+// places the store's Values can read. read calls settle with each record
+// and its place; the entities a record wrote that are still current, and
+// still held in memory, are settled there: the store keeps only their
+// heads. A store without Values ignores them.
+func (s *Store) Settle(read func(settle func(rec []byte, at Place) error) error) error {
+	if s.values == nil {
+		return nil
+	}
+	// The tree's nodes share arrays after a split, and an array dropped
+	// by one half stays alive through the other, still holding copies of
+	// the items it had — whole encodings, for entities written moments
+	// before. A copy of the tree makes the next change to each node copy
+	// it afresh, and settling changes exactly the nodes that hold recent
+	// writes, so their old arrays, and the encodings in them, go. Without
+	// it, a million-entity load kept a third of its encodings alive.
+	s.mu.Lock()
+	s.tree.Copy()
+	s.mu.Unlock()
+	err := read(s.settleRecord)
+	// Settling does not reach a node whose items were all settled
+	// before it split, and its array may hold the encodings its sibling
+	// had then. Now and then, copy every leaf afresh: cheap, because one
+	// change per leaf is enough.
+	s.mu.Lock()
+	due := s.settledSince >= max(refreshMin, s.tree.Len()/16)
+	if due {
+		s.settledSince = 0
+	}
+	s.mu.Unlock()
+	if due {
+		s.refreshNodes()
+	}
+	return err
+}
+
+// refreshMin is the fewest entities settled between two refreshes.
+const refreshMin = 32 << 10
+
+// refreshNodes makes every node of the tree copy its arrays afresh, so
+// that the arrays it shared, and whatever stale items they held, can go.
+// After a copy of the tree, the next change to a node copies it; a leaf
+// holds at least refreshStep items, so changing every refreshStep-th item
+// changes every leaf, and every node above one.
+func (s *Store) refreshNodes() {
+	s.mu.Lock()
+	cp := s.tree.Copy()
+	s.mu.Unlock()
+	iter := cp.Iter()
+	defer iter.Release()
+	more, n := iter.First(), 0
+	for more {
+		s.mu.Lock()
+		for k := 0; more && k < settleChunk/refreshStep; n++ {
+			if n%refreshStep == 0 {
+				if cur, ok := s.tree.Get(iter.Item()); ok {
+					s.tree.Set(cur)
+				}
+				k++
+			}
+			more = iter.Next()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// refreshStep is less than the fewest items a leaf holds: the tree's
+// default degree of 32 makes that 31.
+const refreshStep = 25
+
+// settleRecord settles the entities one record wrote.
+func (s *Store) settleRecord(rec []byte, at Place) error {
+	if at.File == 0 {
 		return nil
 	}
 	var targets []settleTarget
@@ -234,6 +301,7 @@ func (s *Store) Settle(rec []byte, at Place) error {
 		}
 		if it, ok := settledAt(cur, t.vlen, at.File, t.off); ok {
 			s.tree.Set(it)
+			s.settledSince++
 		}
 	}
 	return nil

@@ -168,8 +168,10 @@ func (db *DB) settler() func() {
 		}
 		p, err := db.place(at)
 		if err == nil {
-			err = db.log.ReadRecords(at.File, at.Off, end.Off, func(rec []byte, off int64) error {
-				return db.Store.Settle(rec, engine.Place{File: p.File, Off: off})
+			err = db.Store.Settle(func(settle func([]byte, engine.Place) error) error {
+				return db.log.ReadRecords(at.File, at.Off, end.Off, func(rec []byte, off int64) error {
+					return settle(rec, engine.Place{File: p.File, Off: off})
+				})
 			})
 		}
 		if err != nil {

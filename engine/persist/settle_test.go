@@ -3,8 +3,10 @@ package persist
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -256,5 +258,59 @@ func TestKeepInMemory(t *testing.T) {
 	defer db.Close()
 	if r := db.Store.Residency(); r.Entities != 50 || r.Settled != 0 {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// TestSettledLoadFreesMemory loads entities in key order, as a bulk load
+// or a log tail does, and checks that once they are settled the heap no
+// longer holds them: what stays is keys, not data. It fails if the tree
+// keeps encodings alive in arrays its nodes no longer use.
+func TestSettledLoadFreesMemory(t *testing.T) {
+	db, err := Open(t.TempDir(), Options{NoSync: true, SettleEvery: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Store.CreateTable("Load")
+	pad := strings.Repeat("y", 1000)
+	const n = 120_000
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(100)) - 100
+				if i >= n {
+					return
+				}
+				ops := make([]engine.Op, 100)
+				for j := range ops {
+					ops[j] = engine.Op{Kind: engine.Insert, Entity: &engine.Entity{PartitionKey: fmt.Sprintf("p%04d", (i+j)/1000), RowKey: fmt.Sprintf("r%07d", i+j),
+						Properties: []engine.Property{{Name: "Pad", Value: edm.StringValue(pad)}}}}
+				}
+				if _, err := db.Store.Batch("Load", ops); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for r := db.Store.Residency(); r.Settled < r.Entities; r = db.Store.Residency() {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d entities settled", r.Settled, r.Entities)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	// 120 MB of entities were written; their keys and places take about
+	// 10 MB, the tree a few more.
+	if data := int64(n) * 1000; int64(ms.HeapAlloc) > data/5 {
+		t.Fatalf("the heap holds %d MiB after settling %d MiB of entities", ms.HeapAlloc>>20, data>>20)
 	}
 }
