@@ -249,6 +249,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	var walkErr error
 	rec := &encodedRecord{}
 	vr := valueReader{s: s}
+	lastMatched := false
 	tree.Ascend(b.start, func(it item) bool {
 		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk() > q.Range.EndPartitionKey {
 			return false
@@ -267,14 +268,24 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 			return false
 		}
 		rec.enc = enc
-		if f == nil || f.Match(rec) {
+		matched := f == nil || f.Match(rec)
+		if matched {
 			// The returned entity's strings point into the reader's
-			// buffer.
-			vr.keep()
+			// buffer. In a run of matches the page keeps the buffer;
+			// a lone match takes a copy, so that a sparse filter does
+			// not cost a new buffer per read.
+			switch {
+			case !it.settled():
+			case lastMatched:
+				vr.keep()
+			default:
+				enc = strings.Clone(enc)
+			}
 			if walkErr = page.add(enc); walkErr != nil {
 				return false
 			}
 		}
+		lastMatched = matched
 		return true
 	})
 	if walkErr != nil {
