@@ -189,7 +189,9 @@ func (r *valueReader) get(it item) (string, error) {
 // places the store's Values can read. read calls settle with each record
 // and its place; the entities a record wrote that are still current, and
 // still held in memory, are settled there: the store keeps only their
-// heads. A store without Values ignores them.
+// heads. A store without Values ignores them. A read that finds no
+// record tells the store its writes have all settled, a quiet moment to
+// tidy its memory.
 func (s *Store) Settle(read func(settle func(rec []byte, at Place) error) error) error {
 	if s.values == nil {
 		return nil
@@ -204,13 +206,17 @@ func (s *Store) Settle(read func(settle func(rec []byte, at Place) error) error)
 	s.mu.Lock()
 	s.tree.Copy()
 	s.mu.Unlock()
-	err := read(s.settleRecord)
+	records := 0
+	err := read(func(rec []byte, at Place) error {
+		records++
+		return s.settleRecord(rec, at)
+	})
 	// Settling does not reach a node whose items were all settled
 	// before it split, and its array may hold the encodings its sibling
-	// had then. Now and then, copy every leaf afresh: cheap, because one
-	// change per leaf is enough.
+	// had then. Now and then, and whenever writes pause, copy every leaf
+	// afresh: cheap, because one change per leaf is enough.
 	s.mu.Lock()
-	due := s.settledSince >= max(refreshMin, s.tree.Len()/16)
+	due := s.settledSince >= max(refreshMin, s.tree.Len()/16) || records == 0 && s.settledSince > 0
 	if due {
 		s.settledSince = 0
 	}
@@ -222,7 +228,7 @@ func (s *Store) Settle(read func(settle func(rec []byte, at Place) error) error)
 }
 
 // refreshMin is the fewest entities settled between two refreshes.
-const refreshMin = 32 << 10
+const refreshMin = 8 << 10
 
 // refreshNodes makes every node of the tree copy its arrays afresh, so
 // that the arrays it shared, and whatever stale items they held, can go.

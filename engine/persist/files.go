@@ -24,6 +24,7 @@ type files struct {
 	gen     uint64
 	pins    map[uint64]int // generation → readers
 	retired []retiredFile
+	floor   uint64 // files numbered below it are retired
 }
 
 type retiredFile struct {
@@ -50,6 +51,11 @@ func (fs *files) add(id uint32) error {
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
+	if uint64(id>>1) < fs.floor {
+		// Retired while it was being opened: nothing may point into it.
+		f.Close()
+		return fmt.Errorf("persist: file %d has been replaced", id)
+	}
 	if _, ok := fs.open[id]; ok {
 		f.Close()
 		return nil
@@ -88,14 +94,14 @@ func (fs *files) Pin() func() {
 	}
 }
 
-// retire closes the files for which old is true as soon as no reader
-// pinned before can still read them. The store must no longer point into
-// them.
-func (fs *files) retire(old func(id uint32) bool) {
+// retire closes the files numbered below n as soon as no reader pinned
+// before can still read them. The store must no longer point into them.
+func (fs *files) retire(n uint64) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
+	fs.floor = max(fs.floor, n)
 	for id := range fs.open {
-		if old(id) && !fs.isRetired(id) {
+		if uint64(id>>1) < n && !fs.isRetired(id) {
 			fs.retired = append(fs.retired, retiredFile{gen: fs.gen, id: id})
 		}
 	}

@@ -39,7 +39,7 @@ func TestRetiredFilesWaitForPins(t *testing.T) {
 		return err
 	}
 	early, early2 := fs.Pin(), fs.Pin()
-	fs.retire(func(id uint32) bool { return id>>1 < 2 })
+	fs.retire(2)
 	late := fs.Pin()
 	if err := read(); err != nil {
 		t.Fatalf("retired file unreadable while pinned: %v", err)
@@ -54,4 +54,7 @@ func TestRetiredFilesWaitForPins(t *testing.T) {
 		t.Fatal("retired file still open after its last pin was released")
 	}
 	late()
+	if err := fs.add(old); err == nil {
+		t.Fatal("a retired file was opened again")
+	}
 }

@@ -164,6 +164,8 @@ func (db *DB) settler() func() {
 			at = wal.Pos{File: end.File}
 		}
 		if end.Off <= at.Off {
+			// Nothing new: let the store tidy up after what it settled.
+			_ = db.Store.Settle(func(func([]byte, engine.Place) error) error { return nil })
 			return
 		}
 		p, err := db.place(at)
@@ -175,12 +177,16 @@ func (db *DB) settler() func() {
 			})
 		}
 		if err != nil {
-			if db.log.Durable().File == at.File {
-				db.logf("persist: settling %d from %d: %v", at.File, at.Off, err)
+			if now := db.log.Durable(); now.File != at.File {
+				// A snapshot replaced the segment while it was read; it
+				// settles what was left, and the new segment is read
+				// from its start.
+				at = wal.Pos{File: now.File}
+				return
 			}
-			// Leave the rest in memory; a snapshot settles it.
-			at = db.log.Durable()
-			return
+			// Leave these records' entities in memory; the next
+			// snapshot settles them.
+			db.logf("persist: settling %d from %d: %v", at.File, at.Off, err)
 		}
 		at.Off = end.Off
 	}
@@ -222,8 +228,7 @@ func (db *DB) Snapshot() error {
 			return err
 		}
 		db.Store.SettleCheckpoint(cp, p)
-		n := at.File >> 1
-		db.files.retire(func(id uint32) bool { return id>>1 < n })
+		db.files.retire(uint64(at.File >> 1))
 	}
 	db.logf("persist: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))
 	return nil
