@@ -44,7 +44,14 @@ func TestCrashRecovery(t *testing.T) {
 	m := newModel()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	for round := 0; round < rounds; round++ {
-		srv := startCrashServer(t, bin, data)
+		// Every other round holds no entity in memory, so reads, merges
+		// and snapshots go to the data files, and each restart switches
+		// between settling everything and holding everything.
+		hold := "0"
+		if round%2 == 1 {
+			hold = "64"
+		}
+		srv := startCrashServer(t, bin, data, "-hold-mib", hold)
 		if round == 0 {
 			if code, body := srv.do("POST", "/Tables", `{"TableName":"crash"}`, nil); code != 201 {
 				t.Fatalf("create table: %d %s", code, body)
@@ -72,7 +79,7 @@ func TestCrashRecovery(t *testing.T) {
 		wg.Wait()
 		t.Logf("round %d: %d acknowledged writes so far", round, m.acked())
 	}
-	srv := startCrashServer(t, bin, data)
+	srv := startCrashServer(t, bin, data, "-hold-mib", "0")
 	m.verify(t, srv, rounds)
 	srv.kill()
 	if m.acked() == 0 {
@@ -100,7 +107,9 @@ type crashServer struct {
 	log    *bytes.Buffer
 }
 
-func startCrashServer(t *testing.T, bin, data string) *crashServer {
+// startCrashServer starts the server on data. extra flags follow the
+// usual ones.
+func startCrashServer(t *testing.T, bin, data string, extra ...string) *crashServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -109,7 +118,7 @@ func startCrashServer(t *testing.T, bin, data string) *crashServer {
 	addr := ln.Addr().String()
 	ln.Close()
 	var log bytes.Buffer
-	cmd := exec.Command(bin, "-table-addr", addr, "-data", data, "-loose", "-quiet", "-compact-bytes", "65536")
+	cmd := exec.Command(bin, append([]string{"-table-addr", addr, "-data", data, "-loose", "-quiet", "-compact-bytes", "65536"}, extra...)...)
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -45,6 +45,7 @@ type config struct {
 	quiet     bool
 	compact   int64
 	keep      bool
+	holdMiB   int64
 }
 
 func parseFlags(args []string) (config, error) {
@@ -54,6 +55,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable store")
 	fs.BoolVar(&c.memory, "memory", false, "keep everything in memory; nothing is written to disk")
 	fs.BoolVar(&c.keep, "keep-in-memory", false, "with -data, hold every entity in memory too, rather than reading it back from the data files once it is durable")
+	fs.Int64Var(&c.holdMiB, "hold-mib", persist.DefaultHoldBytes>>20, "with -data, hold entities in memory while they total at most this many `MiB`; past that, read them back from the data files")
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
@@ -65,6 +67,15 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
 	return c, nil
+}
+
+// holdBytes turns -hold-mib into persist.Options.HoldBytes, where zero
+// would mean the default: -hold-mib 0 holds nothing.
+func holdBytes(mib int64) int64 {
+	if mib <= 0 {
+		return -1
+	}
+	return mib << 20
 }
 
 func run(args []string) error {
@@ -193,7 +204,7 @@ func openStore(cfg config, logger *log.Logger) (*engine.Store, func(), error) {
 		logger.Printf("tablelab: -memory: nothing is written to disk")
 		return engine.New(engine.Options{}), func() {}, nil
 	}
-	db, err := persist.Open(cfg.dataDir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep})
+	db, err := persist.Open(cfg.dataDir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB)})
 	if err != nil {
 		return nil, nil, err
 	}

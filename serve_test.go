@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+
+	"github.com/tablelab/tablelab/engine/persist"
 )
 
 // TestTightenHeap checks that the server's memory limit follows the live
@@ -33,5 +35,24 @@ func TestTightenHeap(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Fatalf("limit %d after stop, want none", got)
+	}
+}
+
+// TestHoldFlag checks how -hold-mib reaches the store: MiB as bytes, and
+// zero as "hold nothing", not as persist's "use the default".
+func TestHoldFlag(t *testing.T) {
+	cfg, err := parseFlags([]string{"-hold-mib", "8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := holdBytes(cfg.holdMiB); got != 8<<20 {
+		t.Fatalf("-hold-mib 8: %d bytes", got)
+	}
+	cfg, _ = parseFlags(nil)
+	if got := holdBytes(cfg.holdMiB); got != persist.DefaultHoldBytes {
+		t.Fatalf("default hold: %d bytes", got)
+	}
+	if got := holdBytes(0); got >= 0 {
+		t.Fatalf("-hold-mib 0: %d", got)
 	}
 }

@@ -599,7 +599,11 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	if err := s.DeleteTable("Two"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.Write("One", Op{Kind: Insert, Entity: ent("p", "001", "Bigger", strings.Repeat("z", 300))}); err == nil {
+		t.Fatal("an insert over an existing entity succeeded")
+	}
 	want := dump(t, s)
+	checkDataBytes(t, s)
 
 	replayed := New(Options{Now: fixedClock})
 	for _, rec := range j.recs {
@@ -610,6 +614,7 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	if got := dump(t, replayed); got != want {
 		t.Fatalf("replay differs:\n%s\nwant\n%s", got, want)
 	}
+	checkDataBytes(t, replayed)
 
 	var snap bytes.Buffer
 	if _, err := s.Checkpoint(nil).WriteTo(&snap); err != nil {
@@ -621,6 +626,10 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	}
 	if got := dump(t, loaded); got != want {
 		t.Fatalf("snapshot differs")
+	}
+	checkDataBytes(t, loaded)
+	if loaded.DataBytes() != s.DataBytes() {
+		t.Fatalf("loaded store counts %d data bytes, the original %d", loaded.DataBytes(), s.DataBytes())
 	}
 	// Timestamps continue past the restored ones, so ETags stay unique.
 	r, err := loaded.Write("One", Op{Kind: InsertOrReplace, Entity: ent("p", "000")})
@@ -727,5 +736,19 @@ func TestKeyLengths(t *testing.T) {
 	}
 	if page, _ := s.Query("People", Query{Filter: fmt.Sprintf("PartitionKey eq '%s'", keys[5])}); len(page.Entities) != 0 {
 		t.Fatalf("%d entities left after deleting the partition", len(page.Entities))
+	}
+}
+
+// checkDataBytes checks the store's running count of data bytes against
+// the sum over its entities.
+func checkDataBytes(t *testing.T, s *Store) {
+	t.Helper()
+	var sum int64
+	s.tree.Scan(func(it item) bool {
+		sum += it.size()
+		return true
+	})
+	if sum == 0 || s.DataBytes() != sum {
+		t.Fatalf("the store counts %d data bytes; its entities hold %d", s.DataBytes(), sum)
 	}
 }

@@ -146,11 +146,11 @@ func (s *Store) Replay(rec []byte, at Place) error {
 			return errCorrupt
 		}
 		for _, it := range items {
-			s.tree.Set(it)
+			s.set(it)
 			s.observeTicks(it.enc)
 		}
 		for _, it := range dels {
-			s.tree.Delete(it)
+			s.remove(it)
 		}
 	default:
 		return errCorrupt
@@ -315,6 +315,7 @@ func (s *Store) Load(r io.Reader, at Place) error {
 		return errCorrupt
 	}
 	tree := btree.NewBTreeGOptions(less, btree.Options{NoLocks: true})
+	var data int64
 	tables := make([]*table, 0, ntables)
 	for i := uint64(0); i < ntables; i++ {
 		id, err := uv()
@@ -354,10 +355,12 @@ func (s *Store) Load(r io.Reader, at Place) error {
 		// A snapshot is written in key order, so Load appends at the
 		// right edge of the tree, the B-tree's fastest insert.
 		tree.Load(it)
+		data += it.size()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tree = tree
+	s.dataBytes = data
 	s.byName = make(map[string]*table)
 	s.byLower = make(map[string]*table)
 	s.names = nil

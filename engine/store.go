@@ -142,7 +142,8 @@ type Store struct {
 	lastTicks int64
 	failed    error // a journal failure: the store refuses further writes
 
-	settledSince int // entities settled since the tree's nodes were last refreshed
+	settledSince int   // entities settled since the tree's nodes were last refreshed
+	dataBytes    int64 // the whole encodings of every entity, in memory or not
 }
 
 // New returns an empty store.

@@ -114,6 +114,13 @@ func (s *Store) dropTable(t *table) {
 	// Table ids are never reused, so the id's whole range is this table's.
 	lo := keyItem(t.id, "", "")
 	hi := keyItem(t.id+1, "", "")
+	s.tree.Ascend(lo, func(it item) bool {
+		if it.table != t.id {
+			return false
+		}
+		s.dataBytes -= it.size()
+		return true
+	})
 	s.tree.DeleteRange(lo, hi, &btree.DeleteRangeOptions{NoReturn: true})
 }
 

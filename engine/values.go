@@ -87,6 +87,41 @@ func le32(s string) uint32 {
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
+// size is the length of it's whole encoding, wherever it lies.
+func (it item) size() int64 {
+	if it.settled() {
+		return int64(le32(it.enc[len(it.enc)-4:]))
+	}
+	return int64(len(it.enc))
+}
+
+// DataBytes returns the size of every entity the store holds, in memory
+// or in files: what memory would need to hold them all.
+func (s *Store) DataBytes() int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.dataBytes
+}
+
+// set puts it in the tree, keeping the count of data bytes. Callers hold
+// mu for writing.
+func (s *Store) set(it item) (item, bool) {
+	prev, replaced := s.tree.Set(it)
+	s.dataBytes += it.size()
+	if replaced {
+		s.dataBytes -= prev.size()
+	}
+	return prev, replaced
+}
+
+// remove deletes the item with it's keys from the tree, keeping the count
+// of data bytes. Callers hold mu for writing.
+func (s *Store) remove(it item) {
+	if prev, ok := s.tree.Delete(it); ok {
+		s.dataBytes -= prev.size()
+	}
+}
+
 // inMemory returns it holding its whole encoding again.
 func (it item) inMemory(enc string) item {
 	it.enc = enc
@@ -326,11 +361,12 @@ type settleTarget struct {
 // so settling a whole snapshot never stalls writers for long.
 const settleChunk = 1024
 
-// SettleCheckpoint settles the entities of a checkpoint at the places its
-// WriteTo gave them in the snapshot that starts at at. Entities written
-// since the checkpoint are left as they are. After it returns, no entity
-// of the store points into a file the snapshot replaced.
-func (s *Store) SettleCheckpoint(c *Checkpoint, at Place) {
+// SettleCheckpoint moves the settled entities of a checkpoint to the
+// places its WriteTo gave them in the snapshot that starts at at, and
+// settles there those it held in memory too, if hot is false. Entities
+// written since the checkpoint are left as they are. After it returns, no
+// entity of the store points into a file the snapshot replaced.
+func (s *Store) SettleCheckpoint(c *Checkpoint, at Place, hot bool) {
 	if s.values == nil || at.File == 0 || len(c.offs) != c.tree.Len() {
 		return
 	}
@@ -341,7 +377,7 @@ func (s *Store) SettleCheckpoint(c *Checkpoint, at Place) {
 		s.mu.Lock()
 		for n := 0; more && n < settleChunk; n++ {
 			old := iter.Item()
-			if cur, ok := s.tree.Get(old); ok && encodedTicks(cur.enc) == encodedTicks(old.enc) {
+			if cur, ok := s.tree.Get(old); ok && (cur.settled() || !hot) && encodedTicks(cur.enc) == encodedTicks(old.enc) {
 				vlen := len(cur.enc)
 				if cur.settled() {
 					_, _, vlen, _ = cur.place()
@@ -389,4 +425,25 @@ func (s *Store) Residency() Residency {
 		return true
 	})
 	return r
+}
+
+// Unsettle reads every settled entity back into memory.
+func (s *Store) Unsettle() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var settled []item
+	s.tree.Scan(func(it item) bool {
+		if it.settled() {
+			settled = append(settled, it)
+		}
+		return true
+	})
+	for _, it := range settled {
+		enc, err := s.load(it)
+		if err != nil {
+			return err
+		}
+		s.tree.Set(it.inMemory(enc))
+	}
+	return nil
 }

@@ -47,6 +47,9 @@ func TestSettledPlaceRoundTrip(t *testing.T) {
 			if file != p.file || off != p.off || vlen != len(enc) || !strings.HasPrefix(enc, head) || len(head) != headLen(it) {
 				t.Fatalf("keys of %d: place %d %d %d %q, want %+v %d", n, file, off, vlen, head, p, len(enc))
 			}
+			if s.size() != int64(len(enc)) || it.size() != int64(len(enc)) {
+				t.Fatalf("keys of %d: sizes %d and %d, want %d", n, s.size(), it.size(), len(enc))
+			}
 			if s.pk() != pk || s.rk() != rk || less(s, it) || less(it, s) {
 				t.Fatalf("keys of %d: a settled item does not keep its keys", n)
 			}

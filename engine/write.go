@@ -160,9 +160,9 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 	}
 	for _, c := range changes {
 		if c.put {
-			s.tree.Set(entityItem(t.id, c.enc, c.pk, c.rk))
+			s.set(entityItem(t.id, c.enc, c.pk, c.rk))
 		} else {
-			s.tree.Delete(keyItem(t.id, c.pk, c.rk))
+			s.remove(keyItem(t.id, c.pk, c.rk))
 		}
 	}
 	w := s.journalAppend(func() []byte { return encodeWrite(t.id, changes) })
@@ -185,8 +185,8 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 	r := reader{s: enc}
 	_, pk, rk, _ := r.header()
 	it := entityItem(t.id, enc, pk, rk)
-	if prev, replaced := s.tree.Set(it); replaced && op.Kind == Insert {
-		s.tree.Set(prev)
+	if prev, replaced := s.set(it); replaced && op.Kind == Insert {
+		s.set(prev)
 		s.mu.Unlock()
 		return nil, svcerr.New(svcerr.EntityAlreadyExists)
 	}

@@ -14,7 +14,7 @@ import (
 // batches, and settles them (or keeps them in memory).
 func benchDB(b *testing.B, keep bool) *DB {
 	b.Helper()
-	db, err := Open(b.TempDir(), Options{KeepInMemory: keep, NoSync: true})
+	db, err := Open(b.TempDir(), Options{KeepInMemory: keep, NoSync: true, HoldBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -37,6 +37,12 @@ type Options struct {
 	// KeepInMemory holds every entity in memory as well as on disk, as
 	// the store did before it read entities back from its files.
 	KeepInMemory bool
+	// HoldBytes is how large the store's entities may grow, all
+	// together, before they are read back from the files rather than
+	// held in memory: a small store scans faster from memory and costs
+	// little of it. Zero means DefaultHoldBytes; a negative value holds
+	// none.
+	HoldBytes int64
 	// SettleEvery is how often the settler hands durable writes to the
 	// store to drop from memory; zero means every 50 ms.
 	SettleEvery time.Duration
@@ -47,6 +53,7 @@ type DB struct {
 	Store *engine.Store
 	log   *wal.Log
 	files *files // nil when entities stay in memory
+	hold  int64
 	logf  func(string, ...any)
 	min   int64
 
@@ -72,7 +79,10 @@ func Open(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{log: l, logf: logf, min: opts.MinCompactBytes, stop: make(chan struct{})}
+	db := &DB{log: l, logf: logf, min: opts.MinCompactBytes, hold: opts.HoldBytes, stop: make(chan struct{})}
+	if db.hold == 0 {
+		db.hold = DefaultHoldBytes
+	}
 	var values engine.Values
 	if !opts.KeepInMemory {
 		db.files = newFiles(l)
@@ -97,6 +107,15 @@ func Open(dir string, opts Options) (*DB, error) {
 		l.Close()
 		return nil, err
 	}
+	if db.files != nil && db.Store.DataBytes() <= db.hold {
+		// Small enough to hold: back into memory. The settler takes over
+		// if the store outgrows the hold.
+		if err := db.Store.Unsettle(); err != nil {
+			db.closeFiles()
+			l.Close()
+			return nil, err
+		}
+	}
 	logf("persist: restored %d entities from %s in %s", db.Store.Len(), dir, time.Since(start).Round(time.Millisecond))
 	if db.min <= 0 {
 		db.min = 8 << 20
@@ -115,6 +134,10 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	return db, nil
 }
+
+// DefaultHoldBytes is the size of data a store holds in memory before it
+// reads entities back from its files.
+const DefaultHoldBytes = 64 << 20
 
 // place opens the file at lies in, so that the store may point into it.
 func (db *DB) place(at wal.Pos) (engine.Place, error) {
@@ -162,6 +185,11 @@ func (db *DB) settler() func() {
 			// A snapshot began a new segment. The one before is in the
 			// snapshot, which settles its entities when it is done.
 			at = wal.Pos{File: end.File}
+		}
+		if db.Store.DataBytes() <= db.hold {
+			// Small enough to hold: settle nothing, and start from here
+			// once the store outgrows the hold.
+			return
 		}
 		if end.Off <= at.Off {
 			// Nothing new: let the store tidy up after what it settled.
@@ -227,7 +255,7 @@ func (db *DB) Snapshot() error {
 		if err != nil {
 			return err
 		}
-		db.Store.SettleCheckpoint(cp, p)
+		db.Store.SettleCheckpoint(cp, p, db.Store.DataBytes() <= db.hold)
 		db.files.retire(uint64(at.File >> 1))
 	}
 	db.logf("persist: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))

@@ -51,7 +51,7 @@ func TestSettledEntities(t *testing.T) {
 	dir := t.TempDir()
 	var logMu sync.Mutex
 	var logs []string
-	opts := Options{MinCompactBytes: 32 << 10, CheckEvery: time.Millisecond, SettleEvery: time.Millisecond, NoSync: true, Logf: func(f string, a ...any) {
+	opts := Options{MinCompactBytes: 32 << 10, CheckEvery: time.Millisecond, SettleEvery: time.Millisecond, NoSync: true, HoldBytes: -1, Logf: func(f string, a ...any) {
 		logMu.Lock()
 		logs = append(logs, fmt.Sprintf(f, a...))
 		logMu.Unlock()
@@ -279,7 +279,7 @@ func TestKeepInMemory(t *testing.T) {
 // longer holds them: what stays is keys, not data. It fails if the tree
 // keeps encodings alive in arrays its nodes no longer use.
 func TestSettledLoadFreesMemory(t *testing.T) {
-	db, err := Open(t.TempDir(), Options{NoSync: true, SettleEvery: 5 * time.Millisecond})
+	db, err := Open(t.TempDir(), Options{NoSync: true, SettleEvery: 5 * time.Millisecond, HoldBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,5 +335,66 @@ func TestSettledLoadFreesMemory(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the heap holds %d MiB after settling %d MiB of entities", ms.HeapAlloc>>20, data>>20)
 		}
+	}
+}
+
+// TestHold checks that a store small enough to hold keeps its entities in
+// memory, and that one that outgrows the hold settles them, then and
+// after a restart.
+func TestHold(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{NoSync: true, SettleEvery: time.Millisecond, HoldBytes: 100 << 10}
+	db, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Store.CreateTable("Hold")
+	write := func(from, to int) {
+		t.Helper()
+		for i := from; i < to; i++ {
+			if _, err := db.Store.Write("Hold", engine.Op{Kind: engine.InsertOrReplace, Entity: versioned("p", fmt.Sprintf("r%04d", i), i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	waitSettled := func(want func(r engine.Residency) bool) engine.Residency {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			r := db.Store.Residency()
+			if want(r) {
+				return r
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("residency stayed %+v", r)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	write(0, 100) // about 40 KB
+	time.Sleep(20 * time.Millisecond)
+	if r := db.Store.Residency(); r.Settled != 0 || db.Store.DataBytes() > opts.HoldBytes {
+		t.Fatalf("a store of %d bytes under a hold of %d settled: %+v", db.Store.DataBytes(), opts.HoldBytes, r)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = Open(dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	if r := db.Store.Residency(); r.Entities != 100 || r.Settled != 0 {
+		t.Fatalf("a small store reopened with entities settled: %+v", r)
+	}
+	write(100, 600) // about 240 KB, past the hold
+	waitSettled(func(r engine.Residency) bool { return r.Settled >= 500 })
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = Open(dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if r := db.Store.Residency(); r.Entities != 600 || r.Settled != 600 {
+		t.Fatalf("a large store reopened with entities in memory: %+v", r)
 	}
 }
