@@ -179,6 +179,7 @@ func (db *DB) every(period time.Duration, fn func()) {
 // entities only until it is durable (and a little longer).
 func (db *DB) settler() func() {
 	at := db.log.Durable() // replay settled everything before
+	over := db.Store.DataBytes() > db.hold
 	return func() {
 		end := db.log.Durable()
 		if end.File != at.File {
@@ -186,9 +187,23 @@ func (db *DB) settler() func() {
 			// snapshot, which settles its entities when it is done.
 			at = wal.Pos{File: end.File}
 		}
-		if db.Store.DataBytes() <= db.hold {
+		data := db.Store.DataBytes()
+		if data <= db.hold {
 			// Small enough to hold: settle nothing, and start from here
-			// once the store outgrows the hold.
+			// once the store outgrows the hold. Only well under it does
+			// the store count as small again, so that a store at the
+			// hold does not snapshot over and over.
+			over = over && data > db.hold/2
+			return
+		}
+		if !over {
+			// The store has just outgrown the hold. What it held came
+			// from earlier segments too, which the settler has passed;
+			// a snapshot places every entity, and settles them.
+			over = true
+			if err := db.Snapshot(); err != nil {
+				db.logf("persist: snapshot failed: %v", err)
+			}
 			return
 		}
 		if end.Off <= at.Off {
