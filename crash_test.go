@@ -49,7 +49,7 @@ func TestCrashRecovery(t *testing.T) {
 		// between settling everything and holding everything.
 		hold := "0"
 		if round%2 == 1 {
-			hold = "64"
+			hold = "32"
 		}
 		srv := startCrashServer(t, bin, data, "-hold-mib", hold)
 		if round == 0 {

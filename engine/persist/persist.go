@@ -137,7 +137,7 @@ func Open(dir string, opts Options) (*DB, error) {
 
 // DefaultHoldBytes is the size of data a store holds in memory before it
 // reads entities back from its files.
-const DefaultHoldBytes = 64 << 20
+const DefaultHoldBytes = 32 << 20
 
 // place opens the file at lies in, so that the store may point into it.
 func (db *DB) place(at wal.Pos) (engine.Place, error) {
