@@ -85,7 +85,6 @@ func encodeWrite(id uint32, changes []change) []byte {
 // entities it wrote are settled there rather than held in memory.
 func (s *Store) Replay(rec []byte, at Place) error {
 	r := reader{s: unsafe.String(unsafe.SliceData(rec), len(rec))}
-	settle := s.values != nil && at.File != 0
 	kind := r.byte1()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,15 +125,7 @@ func (s *Store) Replay(rec []byte, at Place) error {
 				if err != nil {
 					return err
 				}
-				ok := false
-				if settle {
-					it, ok = settledAt(it, len(enc), at.File, at.Off+int64(r.off-len(enc)))
-				}
-				if !ok {
-					// The record's buffer is reused: the item needs a copy.
-					it.enc = strings.Clone(enc)
-				}
-				items = append(items, it)
+				items = append(items, s.replayed(it, enc, at, at.Off+int64(r.off-len(enc))))
 			case changeDelete:
 				pk, rk := r.str(), r.str()
 				dels = append(dels, keyItem(uint32(id), pk, rk))
@@ -272,7 +263,6 @@ func (c *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 // settled there rather than held in memory.
 func (s *Store) Load(r io.Reader, at Place) error {
 	br := &countingReader{r: bufio.NewReaderSize(r, 1<<20)}
-	settle := s.values != nil && at.File != 0
 	magic := make([]byte, len(snapshotMagic))
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != snapshotMagic {
 		return fmt.Errorf("engine: not a snapshot")
@@ -345,13 +335,7 @@ func (s *Store) Load(r io.Reader, at Place) error {
 		if err != nil {
 			return err
 		}
-		ok := false
-		if settle {
-			it, ok = settledAt(it, len(enc), at.File, at.Off+br.n-int64(len(enc)))
-		}
-		if !ok {
-			it.enc = strings.Clone(enc)
-		}
+		it = s.replayed(it, enc, at, at.Off+br.n-int64(len(enc)))
 		// A snapshot is written in key order, so Load appends at the
 		// right edge of the tree, the B-tree's fastest insert.
 		tree.Load(it)

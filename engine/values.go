@@ -122,6 +122,19 @@ func (s *Store) remove(it item) {
 	}
 }
 
+// replayed returns the item of enc, replayed from a buffer that will be
+// reused: settled at off in at's file when the store can read it back
+// from there, and otherwise holding a copy of enc.
+func (s *Store) replayed(it item, enc string, at Place, off int64) item {
+	if s.values != nil && at.File != 0 {
+		if settled, ok := settledAt(it, len(enc), at.File, off); ok {
+			return settled
+		}
+	}
+	it.enc = strings.Clone(enc)
+	return it
+}
+
 // inMemory returns it holding its whole encoding again.
 func (it item) inMemory(enc string) item {
 	it.enc = enc
@@ -134,22 +147,9 @@ var errValueMismatch = errors.New("engine: an entity read back from its file is 
 // load returns the whole encoding of it, read from its file when it is
 // settled. Callers hold mu or a pin.
 func (s *Store) load(it item) (string, error) {
-	if !it.settled() {
-		return it.enc, nil
-	}
-	file, off, vlen, head := it.place()
-	b := make([]byte, vlen)
-	n, err := s.values.ReadAt(b, file, off)
-	if n < len(b) {
-		return "", fmt.Errorf("engine: reading an entity from file %d at %d: %w", file, off, err)
-	}
-	enc := unsafe.String(unsafe.SliceData(b), len(b))
-	// The head the keyspace holds must begin what the file holds: a
-	// misplaced reference must fail, not answer with another entity.
-	if !strings.HasPrefix(enc, head) {
-		return "", errValueMismatch
-	}
-	return enc, nil
+	// A reader of its own: the buffer it reads into is never reused.
+	vr := valueReader{s: s}
+	return vr.get(it)
 }
 
 // valueReader reads the encodings of the items a walk meets in key order.

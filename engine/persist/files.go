@@ -51,7 +51,7 @@ func (fs *files) add(id uint32) error {
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	if uint64(id>>1) < fs.floor {
+	if wal.FileNumber(id) < fs.floor {
 		// Retired while it was being opened: nothing may point into it.
 		f.Close()
 		return fmt.Errorf("persist: file %d has been replaced", id)
@@ -101,7 +101,7 @@ func (fs *files) retire(n uint64) {
 	defer fs.mu.Unlock()
 	fs.floor = max(fs.floor, n)
 	for id := range fs.open {
-		if uint64(id>>1) < n && !fs.isRetired(id) {
+		if wal.FileNumber(id) < n && !fs.isRetired(id) {
 			fs.retired = append(fs.retired, retiredFile{gen: fs.gen, id: id})
 		}
 	}

@@ -271,7 +271,7 @@ func (db *DB) Snapshot() error {
 			return err
 		}
 		db.Store.SettleCheckpoint(cp, p, db.Store.DataBytes() <= db.hold)
-		db.files.retire(uint64(at.File >> 1))
+		db.files.retire(wal.FileNumber(at.File))
 	}
 	db.logf("persist: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))
 	return nil

@@ -128,6 +128,10 @@ type Pos struct {
 func SegmentID(n uint64) uint32  { return uint32(n << 1) }
 func SnapshotID(n uint64) uint32 { return uint32(n<<1 | 1) }
 
+// FileNumber is the number of the segment or snapshot id names. A
+// snapshot numbered n replaces every file numbered below n.
+func FileNumber(id uint32) uint64 { return uint64(id >> 1) }
+
 // maxFileNumber is the largest segment or snapshot number a directory may
 // hold, so that a file's ID fits in 32 bits. A directory takes a new
 // number per snapshot, and takes a snapshot no more often than its log
@@ -136,9 +140,9 @@ const maxFileNumber = 1<<31 - 1
 
 func (l *Log) idPath(id uint32) string {
 	if id&1 == 1 {
-		return l.path("snap", uint64(id>>1))
+		return l.path("snap", FileNumber(id))
 	}
-	return l.path("log", uint64(id>>1))
+	return l.path("log", FileNumber(id))
 }
 
 // OpenFile opens a segment or snapshot for reading. An open file stays
