@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +44,9 @@ type benchTarget struct {
 
 // peakRSS reads the process's high-water resident set from /proc.
 func (t *benchTarget) peakRSS() int64 {
+	if t.cmd == nil || t.cmd.Process == nil {
+		return 0 // not started by this run
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", t.cmd.Process.Pid))
 	if err != nil {
 		return 0
@@ -107,9 +112,10 @@ func (h respHeader) Get(name string) string {
 }
 
 type rawConn struct {
-	c  net.Conn
-	br *bufio.Reader
-	bw *bufio.Writer
+	c   net.Conn
+	br  *bufio.Reader
+	bw  *bufio.Writer
+	buf []byte // response bodies, reused
 }
 
 func newBenchClient() *benchClient {
@@ -131,6 +137,35 @@ func (c *benchClient) conn(host string) (*rawConn, error) {
 }
 
 func (c *benchClient) do(method, rawURL string, body []byte, hdr map[string]string) (int, []byte, respHeader, error) {
+	var out []byte
+	status, h, err := c.exchange(method, rawURL, body, hdr, func(b []byte) { out = bytes.Clone(b) })
+	return status, out, h, err
+}
+
+// count makes a request and counts the entities of the page it answers.
+// The body is read into the connection's buffer and counted there: a
+// page is a megabyte, and a fresh one for each would cost the client, on
+// the cores it shares with the server, a clear and a collection.
+func (c *benchClient) count(method, rawURL string) (int, int, respHeader, error) {
+	n := 0
+	status, h, err := c.exchange(method, rawURL, nil, nil, func(b []byte) { n = countEntities(b) })
+	return status, n, h, err
+}
+
+// countEntities counts the entities of a JSON page: the objects in its
+// "value" array, one opening brace each after the page's own. The
+// benchmark's entities hold no braces in their text, so a count of one
+// byte, which runs at memory speed, is exact here.
+func countEntities(page []byte) int {
+	if n := bytes.Count(page, []byte{'{'}); n > 1 {
+		return n - 1
+	}
+	return 0
+}
+
+// exchange makes one request and hands the response body to use while it
+// still lies in the connection's buffer.
+func (c *benchClient) exchange(method, rawURL string, body []byte, hdr map[string]string, use func(body []byte)) (int, respHeader, error) {
 	rest := strings.TrimPrefix(rawURL, "http://")
 	slash := strings.IndexByte(rest, '/')
 	host, target := rest[:slash], rest[slash:]
@@ -147,7 +182,7 @@ func (c *benchClient) do(method, rawURL string, body []byte, hdr map[string]stri
 	sig := "SharedKeyLite devstoreaccount1:" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
 	rc, err := c.conn(host)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
 	w := rc.bw
 	fmt.Fprintf(w, "%s %s HTTP/1.1\r\nHost: %s\r\nx-ms-date: %s\r\nx-ms-version: 2019-02-02\r\nDataServiceVersion: 3.0\r\nAccept: application/json;odata=nometadata\r\nAuthorization: %s\r\nContent-Length: %d\r\n",
@@ -162,13 +197,15 @@ func (c *benchClient) do(method, rawURL string, body []byte, hdr map[string]stri
 	w.Write(body)
 	if err := w.Flush(); err != nil {
 		rc.c.Close()
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
-	status, respHdr, respBody, keep, err := readResponse(rc.br)
+	status, respHdr, respBody, keep, err := readResponse(rc.br, rc.buf[:0])
 	if err != nil {
 		rc.c.Close()
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
+	use(respBody)
+	rc.buf = respBody[:0]
 	if keep {
 		select {
 		case c.pool <- rc:
@@ -178,11 +215,12 @@ func (c *benchClient) do(method, rawURL string, body []byte, hdr map[string]stri
 	} else {
 		rc.c.Close()
 	}
-	return status, respBody, respHdr, nil
+	return status, respHdr, nil
 }
 
 // readResponse reads one HTTP/1.1 response: Content-Length or chunked.
-func readResponse(br *bufio.Reader) (int, respHeader, []byte, bool, error) {
+// The body is appended to buf.
+func readResponse(br *bufio.Reader, buf []byte) (int, respHeader, []byte, bool, error) {
 	line, err := br.ReadString('\n')
 	if err != nil {
 		return 0, nil, nil, false, err
@@ -215,7 +253,7 @@ func readResponse(br *bufio.Reader) (int, respHeader, []byte, bool, error) {
 			keep = !strings.EqualFold(v, "close")
 		}
 	}
-	var body []byte
+	body := buf[:0]
 	switch {
 	case chunked:
 		for {
@@ -231,15 +269,16 @@ func readResponse(br *bufio.Reader) (int, respHeader, []byte, bool, error) {
 				br.ReadString('\n')
 				break
 			}
-			chunk := make([]byte, n)
+			body = slices.Grow(body, int(n))
+			chunk := body[len(body) : len(body)+int(n)]
 			if _, err := io.ReadFull(br, chunk); err != nil {
 				return 0, nil, nil, false, err
 			}
-			body = append(body, chunk...)
+			body = body[:len(body)+int(n)]
 			br.ReadString('\n')
 		}
 	case length >= 0:
-		body = make([]byte, length)
+		body = slices.Grow(body, length)[:length]
 		if _, err := io.ReadFull(br, body); err != nil {
 			return 0, nil, nil, false, err
 		}
@@ -388,7 +427,10 @@ type benchLine struct {
 	// measured holding the same data: the faster server would otherwise
 	// hold more, having inserted more in the same time.
 	writes bool
-	run    func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result
+	// floor marks lines the floor server (floor.go) can answer: single
+	// requests that need no table.
+	floor bool
+	run   func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result
 }
 
 func pointRead(conc int) func(*benchClient, *benchTarget, string, int, time.Duration) result {
@@ -419,34 +461,44 @@ func insert(conc int) func(*benchClient, *benchTarget, string, int, time.Duratio
 }
 
 var benchLines = []benchLine{
-	{"point read c1", false, pointRead(1)},
-	{"point read c16", false, pointRead(16)},
-	{"partition query 1,000 c1", false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+	{"point read c1", false, true, pointRead(1)},
+	{"point read c16", false, true, pointRead(16)},
+	{"partition query 1,000 c1", false, false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
 		return measure(1, dur, 0, func(w, seq int) (int, error) {
 			p := partitionOf(rand.IntN(size))
-			code, body, _, err := c.do("GET", t.base+"/"+table+"()?$filter="+url.QueryEscape("PartitionKey eq '"+p+"'"), nil, nil)
+			code, n, _, err := c.count("GET", t.base+"/"+table+"()?$filter="+url.QueryEscape("PartitionKey eq '"+p+"'"))
 			if err == nil && code != 200 {
 				err = fmt.Errorf("status %d", code)
 			}
-			return bytes.Count(body, []byte(`"RowKey"`)), err
+			if err == nil && n != 1000 {
+				err = fmt.Errorf("partition %s: %d entities, want 1000", p, n)
+			}
+			return n, err
 		})
 	}},
-	{"filtered scan of 20,000 c1", false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+	{"filtered scan of 20,000 c1", false, false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
 		// The first 20 partitions (20,000 entities, or all of a smaller
 		// table), filtered on a property that is not a key. The lower
 		// bound keeps out the partitions the write lines add.
 		f := url.QueryEscape("PartitionKey ge 'p0000' and PartitionKey lt 'p0020' and Cat eq 7")
+		want := min(size, 20000) / 50
 		return measure(1, dur, 0, func(w, seq int) (int, error) {
 			n, err := pagedScan(c, t.base+"/"+table+"()?$filter="+f)
+			if err == nil && n != want {
+				err = fmt.Errorf("filtered scan: %d entities, want %d", n, want)
+			}
 			return n, err
 		})
 	}},
-	{"full paged scan c1", false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+	{"full paged scan c1", false, false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
 		// One scan of the whole table, entities/s; cut off after 30 s.
 		cut := false
 		r := measure(1, dur, 1, func(w, seq int) (int, error) {
 			n, err := pagedScanUntil(c, t.base+"/"+table+"()", time.Now().Add(30*time.Second))
 			cut = n < size
+			if err == nil && n > size {
+				err = fmt.Errorf("full scan: %d entities in a table of %d", n, size)
+			}
 			return n, err
 		})
 		r.note = fmt.Sprintf("(entities/s over %d)", size)
@@ -455,9 +507,9 @@ var benchLines = []benchLine{
 		}
 		return r
 	}},
-	{"insert c1", true, insert(1)},
-	{"insert c16", true, insert(16)},
-	{"merge c16", true, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+	{"insert c1", true, true, insert(1)},
+	{"insert c16", true, false, insert(16)},
+	{"merge c16", true, false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
 		return measure(16, dur, 0, func(w, seq int) (int, error) {
 			i := rand.IntN(size)
 			code, _, _, err := c.do("PATCH", fmt.Sprintf("%s/%s(PartitionKey='%s',RowKey='%s')", t.base, table, partitionOf(i), rowOf(i)),
@@ -468,7 +520,7 @@ var benchLines = []benchLine{
 			return 1, err
 		})
 	}},
-	{"100-op batch c1 (entities/s)", true, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
+	{"100-op batch c1 (entities/s)", true, false, func(c *benchClient, t *benchTarget, table string, size int, dur time.Duration) result {
 		tag := rand.IntN(1 << 30)
 		return measure(1, dur, 0, func(w, seq int) (int, error) {
 			ct, body := batchBodyFor(t.base, table, fmt.Sprintf("bat%d-%d", tag, seq), 0, 100)
@@ -495,14 +547,14 @@ func pagedScanUntil(c *benchClient, u string, deadline time.Time) (int, error) {
 		if strings.Contains(u, "?") {
 			sep = "&"
 		}
-		code, body, hdr, err := c.do("GET", u+next, nil, nil)
+		code, got, hdr, err := c.count("GET", u+next)
 		if err != nil {
 			return n, err
 		}
 		if code != 200 {
 			return n, fmt.Errorf("status %d", code)
 		}
-		n += bytes.Count(body, []byte(`"RowKey"`))
+		n += got
 		npk := hdr.Get("x-ms-continuation-NextPartitionKey")
 		if npk == "" || !deadline.IsZero() && time.Now().After(deadline) {
 			return n, nil
@@ -515,10 +567,22 @@ func runBench(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	sizesFlag := fs.String("sizes", "10000,100000,1000000", "table sizes")
 	dur := fs.Duration("duration", 3*time.Second, "time per line")
-	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk", "targets to run")
+	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk", "targets to run, of tablelab, tablelab-in-memory, azurite-memory, azurite-disk, floor (see floor.go) and ext=HOST:PORT (a tablelab already running)")
 	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
+	cpuProfile := fs.String("cpuprofile", "", "write the load client's CPU profile to this `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	root, err := moduleRoot()
 	if err != nil {
@@ -575,16 +639,26 @@ func runBench(args []string) error {
 				return err
 			}
 			var t *benchTarget
-			switch tname {
-			case "tablelab":
+			switch {
+			case strings.HasPrefix(tname, "ext="):
+				// A tablelab already running, started by hand (to profile
+				// it, say); its figures count as tablelab's.
+				t = &benchTarget{name: "tablelab", base: "http://" + tname[4:] + "/devstoreaccount1"}
+			case tname == "floor":
+				var self string
+				if self, err = os.Executable(); err != nil {
+					return err
+				}
+				t, err = startTarget(tname, []string{self, "floor-server", "-addr", fmt.Sprintf("127.0.0.1:%d", port), "-dir", tmp}, tmp, port)
+			case tname == "tablelab":
 				t, err = startTarget(tname, []string{bin, "-table-addr", fmt.Sprintf("127.0.0.1:%d", port), "-data", filepath.Join(tmp, fmt.Sprintf("data-%d", size)), "-quiet"}, tmp, port)
-			case "tablelab-in-memory":
+			case tname == "tablelab-in-memory":
 				// The same durable server, holding every entity in memory
 				// rather than reading it back from its files.
 				t, err = startTarget(tname, []string{bin, "-table-addr", fmt.Sprintf("127.0.0.1:%d", port), "-data", filepath.Join(tmp, fmt.Sprintf("kept-%d", size)), "-quiet", "-keep-in-memory"}, tmp, port)
-			case "azurite-memory":
+			case tname == "azurite-memory":
 				t, err = startTarget(tname, []string{azurite, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port), "--inMemoryPersistence", "--disableTelemetry", "--silent"}, tmp, port)
-			case "azurite-disk":
+			case tname == "azurite-disk":
 				loc := filepath.Join(tmp, fmt.Sprintf("azurite-%d", size))
 				_ = os.MkdirAll(loc, 0o755)
 				t, err = startTarget(tname, []string{azurite, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port), "--location", loc, "--disableTelemetry", "--silent"}, tmp, port)
@@ -597,6 +671,18 @@ func runBench(args []string) error {
 			c := newBenchClient()
 			table := fmt.Sprintf("bench%d", size)
 			start := time.Now()
+			if tname == "floor" {
+				for _, l := range lines {
+					if !l.floor {
+						continue
+					}
+					r := l.run(c, t, table, size, *dur)
+					fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note)
+					rows = append(rows, row{l.name, size, tname, r})
+				}
+				t.stop()
+				continue
+			}
 			if err := load(c, t, table, size); err != nil {
 				fmt.Printf("%s at %d entities: load failed: %v\n", tname, size, err)
 				t.stop()
@@ -672,6 +758,26 @@ func runBench(args []string) error {
 	table("tablelab", "azurite-memory", "azurite-mem")
 	if strings.Contains(*targetsFlag, "tablelab-in-memory") {
 		table("tablelab", "tablelab-in-memory", "in-memory")
+	}
+	if strings.Contains(*targetsFlag, "floor") {
+		// What the machine leaves reachable: tablelab as a fraction of
+		// the do-nothing server, and what 10× Azurite would ask of it.
+		fmt.Printf("\n| size | line | tablelab /s | p50 | floor /s | p50 | tablelab of floor | 10× azurite-mem /s | of floor |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, size := range sizes {
+			for _, l := range lines {
+				a, ok1 := find(l.name, size, "tablelab")
+				f, ok2 := find(l.name, size, "floor")
+				if !ok1 || !ok2 || f.ops == 0 {
+					continue
+				}
+				need, needOf := "", ""
+				if z, ok := find(l.name, size, "azurite-memory"); ok && z.ops > 0 {
+					need = fmt.Sprintf("%.0f", 10*z.throughput())
+					needOf = fmt.Sprintf("%.2f", 10*z.throughput()/f.throughput())
+				}
+				fmt.Printf("| %d | %s | %.0f | %s | %.0f | %s | %.2f | %s | %s |\n", size, l.name, a.throughput(), a.pct(0.5).Round(time.Microsecond), f.throughput(), f.pct(0.5).Round(time.Microsecond), a.throughput()/f.throughput(), need, needOf)
+			}
+		}
 	}
 	for _, size := range sizes {
 		fmt.Printf("tablelab restart with %d entities loaded: %s\n", size, restart[size].Round(time.Millisecond))

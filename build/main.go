@@ -2,6 +2,7 @@
 //
 //	go run ./build test    install what the tests need and run every tier
 //	go run ./build bench   tablelab and Azurite side by side under one load
+//	go run ./build floor-server  the benchmark's do-nothing server (see floor.go)
 //
 // The test command installs the npm packages pinned by the lock files,
 // runs the Go tests (unit, fuzz seed corpora, real-Go-SDK conformance,
@@ -25,6 +26,8 @@ func main() {
 		err = runTests(os.Args[2:])
 	case "bench":
 		err = runBench(os.Args[2:])
+	case "floor-server":
+		err = runFloorServer(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -34,6 +34,11 @@ func (v Value) NeedsAnnotation() bool {
 func AppendJSON(dst []byte, v Value) []byte {
 	switch v.k {
 	case String:
+		if v.plain {
+			dst = append(dst, '"')
+			dst = append(dst, v.s...)
+			return append(dst, '"')
+		}
 		return AppendQuoted(dst, v.s)
 	case Int32:
 		return strconv.AppendInt(dst, v.Int(), 10)
@@ -87,6 +92,23 @@ func plain8(w uint64) bool {
 	zeroIn := func(v uint64) uint64 { return (v - ones) & ^v & highs }
 	control := (w - 0x20*ones) & ^w & highs // a byte below 0x20
 	return (control | w&highs | zeroIn(w^'"'*ones) | zeroIn(w^'\\'*ones)) == 0
+}
+
+// IsPlain reports whether s is ASCII from 0x20 up, without '"' or '\\':
+// text that JSON carries as it is, between quotes, and valid UTF-8.
+func IsPlain(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !plain8(binary.LittleEndian.Uint64([]byte(s[i : i+8]))) {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // AppendQuoted appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,

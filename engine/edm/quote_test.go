@@ -77,3 +77,32 @@ func BenchmarkAppendQuoted(b *testing.B) {
 		buf = AppendQuoted(buf[:0], s)
 	}
 }
+
+// A string IsPlain calls plain must quote as itself, so writing it without
+// the escaping pass changes nothing; every byte that needs more than
+// quotes must make a string not plain.
+func TestIsPlainEveryByteEverywhere(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 19; pos++ {
+			b := []byte(strings.Repeat("abcdefgh", 3)[:19])
+			b[pos] = byte(c)
+			s := string(b)
+			asIs := quotedByRule(s) == `"`+s+`"` && utf8.ValidString(s)
+			wantPlain := asIs && c < utf8.RuneSelf
+			if got := IsPlain(s); got != wantPlain {
+				t.Fatalf("byte %#x at %d: IsPlain %v, want %v", c, pos, got, wantPlain)
+			}
+			if IsPlain(s) {
+				if got, want := string(AppendJSON(nil, PlainStringValue(s))), quotedByRule(s); got != want {
+					t.Fatalf("byte %#x at %d: plain value writes %s, want %s", c, pos, got, want)
+				}
+			}
+		}
+	}
+	if !IsPlain("") || IsPlain("é") {
+		t.Fatal(`"" must be plain and "é" not`)
+	}
+	if !Equal(PlainStringValue("a"), StringValue("a")) || Equal(PlainStringValue("a"), StringValue("b")) {
+		t.Fatal("a plain string must equal the same text, known plain or not")
+	}
+}

@@ -66,9 +66,10 @@ func KindOf(name string) Kind {
 // canonical text makes formatting free and its ordering the service's: .NET
 // compares Guids field by field in the order they are printed.
 type Value struct {
-	s string
-	n uint64
-	k Kind
+	s     string
+	n     uint64
+	k     Kind
+	plain bool // a String known to be plain (PlainStringValue)
 }
 
 // Ticks per second of an Edm.DateTime: the service keeps 100 ns precision.
@@ -87,6 +88,12 @@ const (
 
 // StringValue returns an Edm.String value.
 func StringValue(s string) Value { return Value{k: String, s: s} }
+
+// PlainStringValue returns an Edm.String value known to be plain (see
+// IsPlain): its JSON form is its text between quotes, with nothing to
+// escape or check. The caller vouches for it; a store that checked once,
+// when the string was written, saves every read that pass.
+func PlainStringValue(s string) Value { return Value{k: String, s: s, plain: true} }
 
 // Int32Value returns an Edm.Int32 value.
 func Int32Value(v int32) Value { return Value{k: Int32, n: uint64(int64(v))} }
@@ -171,8 +178,11 @@ func Equal(a, b Value) bool {
 	if a.k != b.k {
 		return false
 	}
-	if a.k == Double {
+	switch a.k {
+	case Double:
 		return a.Float() == b.Float()
+	case String, Binary, Guid:
+		return a.s == b.s // whether known plain or not
 	}
 	return a.n == b.n && a.s == b.s
 }
