@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"strings"
 	"unsafe"
 
 	"github.com/tablelab/tablelab/engine/edm"
@@ -234,7 +235,12 @@ func decodeEntity(enc string) (*Entity, error) {
 // so a scan decodes only the entities it returns. A scan reuses one
 // encodedRecord for every entity it examines: a pointer in an interface
 // costs no allocation, a string would cost one per entity.
-type encodedRecord struct{ enc string }
+type encodedRecord struct {
+	enc string
+	// props is where the property count starts, when the caller knows
+	// the keys' lengths; zero means read past the keys.
+	props int
+}
 
 // Property implements odata.Record. It runs once per examined entity, so
 // it walks the encoding with single-byte lengths read inline and skips
@@ -252,9 +258,12 @@ func (er *encodedRecord) Property(name string) (edm.Value, bool) {
 		}
 		return edm.DateTimeTicks(ticks), !r.err
 	}
-	r := reader{s: er.enc, off: 8}
-	r.skip(edm.String) // PartitionKey
-	r.skip(edm.String) // RowKey
+	r := reader{s: er.enc, off: er.props}
+	if r.off == 0 {
+		r.off = 8
+		r.skip(edm.String) // PartitionKey
+		r.skip(edm.String) // RowKey
+	}
 	n := int(r.uvarint())
 	for i := 0; i < n && !r.err; i++ {
 		var l int
@@ -270,11 +279,24 @@ func (er *encodedRecord) Property(name string) (edm.Value, bool) {
 		pname := r.s[r.off : r.off+l]
 		kind, plain := splitKind(r.s[r.off+l])
 		r.off += l + 1
-		if pname == name {
+		// Names nearly always differ in their first byte, which orders
+		// them without a call to compare the strings.
+		c := 0
+		switch {
+		case l == 0 || name == "":
+			c = strings.Compare(pname, name)
+		case pname[0] < name[0]:
+			c = -1
+		case pname[0] > name[0]:
+			c = 1
+		default:
+			c = strings.Compare(pname, name)
+		}
+		if c == 0 {
 			v := r.value(kind, plain)
 			return v, !r.err
 		}
-		if pname > name {
+		if c > 0 {
 			return edm.Value{}, false // sorted: it is not here
 		}
 		r.skip(kind)

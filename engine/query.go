@@ -120,6 +120,9 @@ type bounds struct {
 	hasRKHi    bool
 	rkHiIncl   bool
 	empty      bool
+	// inside is the last PartitionKey found within pkHi: the rest of its
+	// partition is too, and equality costs less than ordering.
+	inside string
 }
 
 func boundsOf(id uint32, p odata.Plan) bounds {
@@ -166,8 +169,18 @@ func (b *bounds) past(it item) bool {
 		rk := it.rk()
 		return b.hasRKHi && (rk > b.rkHi || rk == b.rkHi && !b.rkHiIncl)
 	}
+	if !b.hasPKHi {
+		return false
+	}
 	pk := it.pk()
-	return b.hasPKHi && (pk > b.pkHi || pk == b.pkHi && !b.pkHiIncl)
+	if pk == b.inside {
+		return false
+	}
+	if pk > b.pkHi || pk == b.pkHi && !b.pkHiIncl {
+		return true
+	}
+	b.inside = pk
+	return false
 }
 
 // Query returns one page of the entities of a table that match q.Filter,
@@ -235,7 +248,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		}
 		if ok {
 			page.Plan.Examined = 1
-			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{enc})) {
+			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{enc: enc, props: it.propsOff()})) {
 				if err := page.add(enc); err != nil {
 					return Page{}, err
 				}
@@ -267,7 +280,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 			walkErr = internal(err)
 			return false
 		}
-		rec.enc = enc
+		rec.enc, rec.props = enc, it.propsOff()
 		matched := f == nil || f.Match(rec)
 		if matched {
 			// The returned entity's strings point into the reader's

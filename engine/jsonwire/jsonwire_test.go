@@ -2,6 +2,7 @@ package jsonwire
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -191,5 +192,40 @@ func BenchmarkAppendEntity(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		buf = AppendEntity(buf[:0], e, o)
+	}
+}
+
+// BenchmarkAppendPage writes a page of 1,000 entities of ~1 KiB, mostly
+// text, as a store hands them out: strings marked plain when written
+// ("plain") against the same strings unmarked, which the writer must
+// scan for bytes to escape ("unmarked").
+func BenchmarkAppendPage(b *testing.B) {
+	notes := strings.Repeat("lorem ipsum dolor ", 45)
+	page := func(str func(string) edm.Value) []*engine.Entity {
+		es := make([]*engine.Entity, 1000)
+		for i := range es {
+			es[i] = &engine.Entity{PartitionKey: "p0001", RowKey: fmt.Sprintf("r%07d", i), Timestamp: 638_000_000_000_000_000 + int64(i), Properties: []engine.Property{
+				{Name: "Active", Value: edm.BoolValue(true)},
+				{Name: "Cat", Value: edm.Int32Value(int32(i % 50))},
+				{Name: "Email", Value: str(fmt.Sprintf("customer%d@example.com", i))},
+				{Name: "Name", Value: str(fmt.Sprintf("Customer %d", i))},
+				{Name: "Notes", Value: str(notes)},
+			}}
+		}
+		return es
+	}
+	o := Options{Metadata: NoMetadata}
+	for _, c := range []struct {
+		name string
+		str  func(string) edm.Value
+	}{{"plain", edm.PlainStringValue}, {"unmarked", edm.StringValue}} {
+		es := page(c.str)
+		b.Run(c.name, func(b *testing.B) {
+			buf := AppendEntities(nil, es, o)
+			b.SetBytes(int64(len(buf)))
+			for b.Loop() {
+				buf = AppendEntities(buf[:0], es, o)
+			}
+		})
 	}
 }
