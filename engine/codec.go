@@ -240,6 +240,10 @@ type encodedRecord struct {
 	// props is where the property count starts, when the caller knows
 	// the keys' lengths; zero means read past the keys.
 	props int
+	// deferred is set when the filter asked for a property whose value
+	// a settled item's residue leaves in the file: the filter's answer
+	// then does not count, and the whole entity must be read.
+	deferred bool
 }
 
 // Property implements odata.Record. It runs once per examined entity, so
@@ -293,6 +297,10 @@ func (er *encodedRecord) Property(name string) (edm.Value, bool) {
 			c = strings.Compare(pname, name)
 		}
 		if c == 0 {
+			if kind == deferredKind {
+				er.deferred = true
+				return edm.Value{}, false
+			}
 			v := r.value(kind, plain)
 			return v, !r.err
 		}
@@ -317,6 +325,7 @@ func (r *reader) skip(kind edm.Kind) {
 		r.fixed(4)
 	case edm.Boolean:
 		r.fixed(1)
+	case deferredKind: // a residue's: the value is elsewhere
 	default:
 		r.fixed(8)
 	}

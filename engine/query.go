@@ -263,7 +263,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	rec := &encodedRecord{}
 	vr := valueReader{s: s}
 	lastMatched := false
-	tree.Ascend(b.start, func(it item) bool {
+	visit := func(it item) bool {
 		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk() > q.Range.EndPartitionKey {
 			return false
 		}
@@ -274,6 +274,15 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		page.Plan.Examined++
 		if !q.Range.Contains(it.pk(), it.rk()) {
 			return true
+		}
+		if f != nil && it.settled() {
+			// The residue decides, unless the filter reads a long value
+			// it leaves in the file.
+			rec.enc, rec.props, rec.deferred = it.enc, it.propsOff(), false
+			if !f.Match(rec) && !rec.deferred {
+				lastMatched = false
+				return true
+			}
 		}
 		enc, err := vr.get(it)
 		if err != nil {
@@ -300,7 +309,8 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		}
 		lastMatched = matched
 		return true
-	})
+	}
+	tree.Ascend(b.start, visit)
 	if walkErr != nil {
 		return Page{}, walkErr
 	}

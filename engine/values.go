@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unsafe"
+
+	"github.com/tablelab/tablelab/engine/edm"
 )
 
 // Values lets a durable store keep entities on disk instead of in memory.
@@ -43,25 +45,85 @@ const settledBit = 1 << 31
 // whole encoding, little-endian.
 const placeLen = 16
 
+// A settled item's encoding is its head, its residue, then its place.
+// The residue is the entity's properties as the whole encoding has them,
+// except that a String, Binary or Guid longer than residueMax bytes keeps
+// only its name and the kind deferredKind: the value is in the file. A
+// filter on the short properties — numbers, dates, flags, names, codes —
+// then decides from memory, and a scan reads back from the file only the
+// entities it returns, or the few whose long text the filter reads. The
+// residue costs about a tenth of an entity of ~1 KiB of text. The bound
+// keeps a Guid (36 bytes of text), a common key to look things up by.
+const residueMax = 36
+
+// deferredKind, in a residue, is a property whose value is in the file.
+// It is no Edm kind, so a whole encoding holding it reads as damaged.
+const deferredKind = 0x7f
+
+// residueOf returns the residue of the properties of a whole encoding,
+// props being the encoding from its property count on.
+func residueOf(props string) (string, bool) {
+	r := reader{s: props}
+	n := r.uvarint()
+	if r.err || n > uint64(len(props)) {
+		return "", false
+	}
+	b := make([]byte, 0, min(len(props), 16+int(n)*(residueMax+8)))
+	b = binary.AppendUvarint(b, n)
+	for i := uint64(0); i < n && !r.err; i++ {
+		start := r.off
+		r.str() // name
+		nameEnd := r.off
+		kind, _ := splitKind(r.byte1())
+		valueStart := r.off
+		r.skip(kind)
+		if r.err {
+			return "", false
+		}
+		switch kind {
+		case edm.String, edm.Binary, edm.Guid:
+			// The value is its length, then its bytes: one byte of
+			// length for any value residueMax could keep.
+			if r.off-valueStart > 1+residueMax {
+				b = append(b, props[start:nameEnd]...)
+				b = append(b, deferredKind)
+				continue
+			}
+		}
+		b = append(b, props[start:r.off]...)
+	}
+	if r.err || r.off != len(props) {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
+}
+
 // settledAt returns it settled at off in file, holding only the head of
-// its encoding and that place.
+// its encoding, its residue and that place. An item in memory must hold
+// its whole encoding.
 func settledAt(it item, vlen int, file uint32, off int64) (item, bool) {
 	if file == 0 || off <= 0 || vlen <= 0 || vlen > 1<<31 {
 		return it, false
 	}
-	head := it.enc
-	if !it.settled() {
-		head = it.enc[:headLen(it)]
+	hl := headLen(it)
+	head, residue := it.enc[:hl], ""
+	if it.settled() {
+		residue = it.enc[hl : len(it.enc)-placeLen]
 	} else {
-		head = head[:len(head)-placeLen]
+		var ok bool
+		if residue, ok = residueOf(it.enc[hl:]); !ok {
+			return it, false
+		}
 	}
 	// A new string either way, so the whole encoding it was cut from can
 	// be freed.
-	b := make([]byte, len(head)+placeLen)
+	b := make([]byte, hl+len(residue)+placeLen)
 	copy(b, head)
-	binary.LittleEndian.PutUint32(b[len(head):], file)
-	binary.LittleEndian.PutUint64(b[len(head)+4:], uint64(off))
-	binary.LittleEndian.PutUint32(b[len(head)+12:], uint32(vlen))
+	copy(b[hl:], residue)
+	p := b[hl+len(residue):]
+	binary.LittleEndian.PutUint32(p, file)
+	binary.LittleEndian.PutUint64(p[4:], uint64(off))
+	binary.LittleEndian.PutUint32(p[12:], uint32(vlen))
 	it.enc = unsafe.String(unsafe.SliceData(b), len(b))
 	it.rkLen |= settledBit
 	return it, true
@@ -79,7 +141,7 @@ func (it item) settled() bool { return it.rkLen&settledBit != 0 }
 // place returns where a settled item's whole encoding lies, and its head.
 func (it item) place() (file uint32, off int64, vlen int, head string) {
 	p := it.enc[len(it.enc)-placeLen:]
-	return le32(p), int64(le32(p[4:])) | int64(le32(p[8:]))<<32, int(le32(p[12:])), it.enc[:len(it.enc)-placeLen]
+	return le32(p), int64(le32(p[4:])) | int64(le32(p[8:]))<<32, int(le32(p[12:])), it.enc[:headLen(it)]
 }
 
 func le32(s string) uint32 {
