@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/edm"
@@ -43,18 +44,24 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 	if err != nil {
 		return nil, Keys{}, err
 	}
-	arena := string(d.arena)
+	// The decoder is done with its arena and nothing writes to it again,
+	// so the entity's strings can share its memory without a copy.
+	arena := unsafe.String(unsafe.SliceData(d.arena), len(d.arena))
 	text := func(f *field) string { return arena[f.str[0]:f.str[1]] }
 
 	types := map[string]string{}
-	seen := make(map[string]bool, len(fields))
+	// A body of a few members is checked for repeats pairwise, which
+	// costs less than building a set.
+	var seen map[string]bool
+	if len(fields) > 16 {
+		seen = make(map[string]bool, len(fields))
+	}
 	n := 0
 	for i := range fields {
 		f := &fields[i]
-		if seen[f.name] {
+		if repeated(fields, i, seen) {
 			return nil, Keys{}, svcerr.New(svcerr.DuplicatePropertiesSpecified)
 		}
-		seen[f.name] = true
 		if prop, ok := strings.CutSuffix(f.name, "@odata.type"); ok {
 			if !f.isString {
 				return nil, Keys{}, svcerr.Newf(svcerr.InvalidInput, "The annotation %s must be a string.", f.name)
@@ -108,6 +115,25 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 	}
 	sortProperties(e.Properties)
 	return e, keys, nil
+}
+
+// repeated reports whether fields[i] has the name of an earlier field:
+// from seen, which it keeps, when there is one, or by comparing.
+func repeated(fields []field, i int, seen map[string]bool) bool {
+	name := fields[i].name
+	if seen != nil {
+		if seen[name] {
+			return true
+		}
+		seen[name] = true
+		return false
+	}
+	for j := range i {
+		if fields[j].name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // quoteForEdm re-quotes a decoded typed string for edm.DecodeJSON. Typed
@@ -177,7 +203,7 @@ func (d *decoder) object() ([]field, error) {
 		return nil, d.fail("expected an object")
 	}
 	d.pos++
-	var fields []field
+	fields := make([]field, 0, 16) // most entities have fewer members
 	d.space()
 	if d.pos < len(d.src) && d.src[d.pos] == '}' {
 		d.pos++

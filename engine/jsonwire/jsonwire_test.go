@@ -62,6 +62,28 @@ func TestDecodeEntity(t *testing.T) {
 			t.Errorf("%s: %v, want %s", body, err, code)
 		}
 	}
+	// Past 16 members repeats are found another way: a repeat at either
+	// end of a long body, and none at all.
+	var many []string
+	for i := range 30 {
+		many = append(many, fmt.Sprintf(`"P%d":%d`, i, i))
+	}
+	for _, c := range []struct {
+		members []string
+		code    svcerr.Code
+	}{
+		{append(append([]string{}, many...), `"P0":1`), svcerr.DuplicatePropertiesSpecified},
+		{append([]string{`"P29":1`}, many...), svcerr.DuplicatePropertiesSpecified},
+		{append(append([]string{}, many...), `"P0@odata.type":"Edm.Int64"`, `"P0@odata.type":"Edm.Int64"`), svcerr.DuplicatePropertiesSpecified},
+	} {
+		body := "{" + strings.Join(c.members, ",") + "}"
+		if _, _, err := DecodeEntity([]byte(body)); !svcerr.Is(err, c.code) {
+			t.Errorf("%d members: %v, want %s", len(c.members), err, c.code)
+		}
+	}
+	if e, _, err := DecodeEntity([]byte("{" + strings.Join(many, ",") + "}")); err != nil || len(e.Properties) != 30 {
+		t.Errorf("30 distinct members: %v", err)
+	}
 	if name, err := DecodeTableName([]byte(`{"TableName":"people"}`)); err != nil || name != "people" {
 		t.Errorf("table name %q %v", name, err)
 	}

@@ -104,6 +104,7 @@ type Log struct {
 	room     int64    // the end of its zero-filled space
 	pending  []byte
 	spare    []byte
+	zeros    []byte // a chunk of zeros to grow segments by, written, never changed
 	appended uint64 // records handed to Append
 	synced   uint64 // records known durable
 	flushing bool
@@ -225,7 +226,7 @@ func Open(dir string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, fmt.Errorf("wal: %s is in use by another process (its LOCK is held): %w", dir, err)
 	}
-	l := &Log{dir: dir, opts: opts, lock: lock}
+	l := &Log{dir: dir, opts: opts, lock: lock, zeros: make([]byte, preallocBytes)}
 	l.cond = sync.NewCond(&l.mu)
 	return l, nil
 }
@@ -550,8 +551,11 @@ func (l *Log) flushLocked() {
 		// Grow the segment by zeros first; the sync below commits the new
 		// size once for the whole chunk.
 		grown := (end/preallocBytes + 1) * preallocBytes
-		_, err = f.WriteAt(make([]byte, grown-room), room)
-		room = grown
+		for err == nil && room < grown {
+			n := min(grown-room, preallocBytes)
+			_, err = f.WriteAt(l.zeros[:n], room)
+			room += n
+		}
 	}
 	if err == nil {
 		_, err = f.WriteAt(buf, off)
