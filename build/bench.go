@@ -308,6 +308,7 @@ type result struct {
 	elapsed  time.Duration
 	lats     []time.Duration
 	errs     int
+	firstErr string // the first error a line met, to print beside the count
 	note     string
 }
 
@@ -346,6 +347,7 @@ func measure(conc int, dur time.Duration, maxOps int, fn func(worker, seq int) (
 			defer wg.Done()
 			var lats []time.Duration
 			ents, errs := 0, 0
+			var firstErr error
 			for seq := 0; time.Now().Before(deadline); seq++ {
 				if maxOps > 0 && int(count.Add(1)) > maxOps {
 					break
@@ -355,6 +357,9 @@ func measure(conc int, dur time.Duration, maxOps int, fn func(worker, seq int) (
 				lats = append(lats, time.Since(t0))
 				ents += n
 				if err != nil {
+					if errs == 0 {
+						firstErr = err
+					}
 					errs++
 					if errs > 20 {
 						break
@@ -366,6 +371,9 @@ func measure(conc int, dur time.Duration, maxOps int, fn func(worker, seq int) (
 			res.ops += len(lats)
 			res.entities += ents
 			res.errs += errs
+			if firstErr != nil && res.firstErr == "" {
+				res.firstErr = firstLine(firstErr.Error())
+			}
 			mu.Unlock()
 		}(w)
 	}
@@ -678,7 +686,7 @@ func runBench(args []string) error {
 						continue
 					}
 					r := l.run(c, t, table, size, *dur)
-					fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note)
+					fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note, r.firstErr)
 					rows = append(rows, row{l.name, size, tname, r})
 				}
 				t.stop()
@@ -697,7 +705,7 @@ func runBench(args []string) error {
 					peak[key] = t.peakRSS()
 				}
 				r := l.run(c, t, table, size, *dur)
-				fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note)
+				fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note, r.firstErr)
 				rows = append(rows, row{l.name, size, tname, r})
 			}
 			if peak[key] == 0 {
