@@ -248,7 +248,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		}
 		if ok {
 			page.Plan.Examined = 1
-			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{enc: enc, props: it.propsOff()})) {
+			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{enc: enc, props: headLen(it)})) {
 				if err := page.add(enc); err != nil {
 					return Page{}, err
 				}
@@ -263,7 +263,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	rec := &encodedRecord{}
 	vr := valueReader{s: s}
 	lastMatched := false
-	visit := func(it item) bool {
+	tree.Ascend(b.start, func(it item) bool {
 		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk() > q.Range.EndPartitionKey {
 			return false
 		}
@@ -278,7 +278,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		if f != nil && it.settled() {
 			// The residue decides, unless the filter reads a long value
 			// it leaves in the file.
-			rec.enc, rec.props, rec.deferred = it.enc, it.propsOff(), false
+			rec.enc, rec.props, rec.deferred = it.enc, headLen(it), false
 			if !f.Match(rec) && !rec.deferred {
 				lastMatched = false
 				return true
@@ -289,7 +289,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 			walkErr = internal(err)
 			return false
 		}
-		rec.enc, rec.props = enc, it.propsOff()
+		rec.enc, rec.props = enc, headLen(it)
 		matched := f == nil || f.Match(rec)
 		if matched {
 			// The returned entity's strings point into the reader's
@@ -309,8 +309,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		}
 		lastMatched = matched
 		return true
-	}
-	tree.Ascend(b.start, visit)
+	})
 	if walkErr != nil {
 		return Page{}, walkErr
 	}

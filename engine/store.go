@@ -68,13 +68,6 @@ func (it item) rk() string {
 	return it.enc[o : o+int(n)]
 }
 
-// propsOff is where the property count of the item's encoding starts:
-// past the timestamp and the two keys.
-func (it item) propsOff() int {
-	n := it.rkLen &^ settledBit
-	return 8 + uvarintLen(it.pkLen) + int(it.pkLen) + uvarintLen(n) + int(n)
-}
-
 // uvarintLen is the length of n written as a uvarint.
 func uvarintLen(n uint32) int {
 	switch {

@@ -130,7 +130,8 @@ func settledAt(it item, vlen int, file uint32, off int64) (item, bool) {
 }
 
 // headLen is the length of the head of an item's encoding: the
-// Timestamp, then each key with its length.
+// Timestamp, then each key with its length. The properties, or a settled
+// item's residue, start there.
 func headLen(it item) int {
 	rk := it.rkLen &^ settledBit
 	return 8 + uvarintLen(it.pkLen) + int(it.pkLen) + uvarintLen(rk) + int(rk)

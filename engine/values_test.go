@@ -153,7 +153,7 @@ func TestResidueFilters(t *testing.T) {
 		if !ok || !it.settled() {
 			t.Fatalf("%s is not settled", c.rk)
 		}
-		r := reader{s: it.enc, off: it.propsOff()}
+		r := reader{s: it.enc, off: headLen(it)}
 		var names []string
 		for n := r.uvarint(); n > 0 && !r.err; n-- {
 			name := r.str()
