@@ -125,6 +125,9 @@ type pooledBody struct {
 	scratch *[]byte
 }
 
+var _ fasthttp.BodyWriterTo = (*pooledBody)(nil)
+
+// Read implements io.Reader, for a writer that does not take WriteTo.
 func (p *pooledBody) Read(q []byte) (int, error) {
 	if p.off >= len(p.b) {
 		return 0, io.EOF
@@ -140,8 +143,6 @@ func (p *pooledBody) WriteTo(w io.Writer) (int64, error) {
 	p.off += n
 	return int64(n), err
 }
-
-var _ fasthttp.BodyWriterTo = (*pooledBody)(nil)
 
 // SupportsBodyWriteTo tells fasthttp to use WriteTo.
 func (p *pooledBody) SupportsBodyWriteTo() bool { return true }
