@@ -680,14 +680,17 @@ func runBench(args []string) error {
 			c := newBenchClient()
 			table := fmt.Sprintf("bench%d", size)
 			start := time.Now()
+			runLine := func(l benchLine) {
+				r := l.run(c, t, table, size, *dur)
+				fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note, r.firstErr)
+				rows = append(rows, row{l.name, size, tname, r})
+			}
 			if tname == "floor" {
 				for _, l := range lines {
 					if !l.floor {
 						continue
 					}
-					r := l.run(c, t, table, size, *dur)
-					fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note, r.firstErr)
-					rows = append(rows, row{l.name, size, tname, r})
+					runLine(l)
 				}
 				t.stop()
 				continue
@@ -704,9 +707,7 @@ func runBench(args []string) error {
 				if l.writes && peak[key] == 0 {
 					peak[key] = t.peakRSS()
 				}
-				r := l.run(c, t, table, size, *dur)
-				fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s %s\n", l.name, tname, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note, r.firstErr)
-				rows = append(rows, row{l.name, size, tname, r})
+				runLine(l)
 			}
 			if peak[key] == 0 {
 				peak[key] = t.peakRSS()
