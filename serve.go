@@ -24,7 +24,7 @@ import (
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
-	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/persist"
 	"github.com/valyala/fasthttp"
 )

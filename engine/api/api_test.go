@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
-	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/api/auth"
 )
 
 // client sends raw protocol requests to an anonymous-access server.

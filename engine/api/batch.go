@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/tablelab/tablelab/engine"
-	"github.com/tablelab/tablelab/engine/batchwire"
-	"github.com/tablelab/tablelab/engine/jsonwire"
+	"github.com/tablelab/tablelab/engine/api/batchwire"
+	"github.com/tablelab/tablelab/engine/api/jsonwire"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tablelab/tablelab/engine"
-	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/api/auth"
 )
 
 func BenchmarkServeGetEntity(b *testing.B) {

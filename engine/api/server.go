@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
-	"github.com/tablelab/tablelab/engine/auth"
-	"github.com/tablelab/tablelab/engine/jsonwire"
+	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/jsonwire"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 

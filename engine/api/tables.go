@@ -1,8 +1,8 @@
 package api
 
 import (
-	"github.com/tablelab/tablelab/engine/auth"
-	"github.com/tablelab/tablelab/engine/jsonwire"
+	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/jsonwire"
 	"github.com/tablelab/tablelab/engine/svcerr"
 
 	"github.com/tablelab/tablelab/engine"

@@ -15,8 +15,8 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/internal/frontendtest"
-	"github.com/tablelab/tablelab/engine/auth"
 	"github.com/valyala/fasthttp"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
-	"github.com/tablelab/tablelab/engine/auth"
+	"github.com/tablelab/tablelab/engine/api/auth"
 )
 
 var ctx = context.Background()
