@@ -25,7 +25,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
-	"github.com/tablelab/tablelab/engine/persist"
+	"github.com/tablelab/tablelab/engine/durable/persist"
 	"github.com/valyala/fasthttp"
 )
 

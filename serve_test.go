@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablelab/tablelab/engine/persist"
+	"github.com/tablelab/tablelab/engine/durable/persist"
 )
 
 // TestTightenHeap checks that the server's memory limit follows the live

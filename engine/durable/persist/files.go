@@ -5,7 +5,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/tablelab/tablelab/engine/wal"
+	"github.com/tablelab/tablelab/engine/durable/wal"
 )
 
 // files is the store's engine.Values: read-only handles on the log's

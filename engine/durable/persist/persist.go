@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
-	"github.com/tablelab/tablelab/engine/wal"
+	"github.com/tablelab/tablelab/engine/durable/wal"
 )
 
 // Options configure Open.

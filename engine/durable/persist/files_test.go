@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/tablelab/tablelab/engine/wal"
+	"github.com/tablelab/tablelab/engine/durable/wal"
 )
 
 // TestRetiredFilesWaitForPins checks that a replaced file stays readable
