@@ -1,0 +1,140 @@
+// Starting tablelab for the browser and parity tests: the real server
+// (`go run . -memory`) on loopback ports nobody else holds, and the place
+// the tests find the built site.
+import { spawn, execFileSync } from "node:child_process";
+import { createServer, Socket } from "node:net";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The module root: build/browser's grandparent. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The built site, as `go run ./build site` writes it. */
+export const distDir = join(repoRoot, "dist");
+
+/** The development account's well-known key. */
+export const devKey =
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+/** Throws, saying what to run, when the site has not been built. */
+export function requireDist() {
+  if (!existsSync(join(distDir, "index.html"))) {
+    throw new Error(`${distDir}/index.html is missing: build the site first (go run ./build site)`);
+  }
+}
+
+/** A loopback port free right now; `preferred` when it is free. */
+export async function freePort(preferred = 0) {
+  const listen = (port) =>
+    new Promise((ok, fail) => {
+      const srv = createServer();
+      srv.once("error", fail);
+      srv.listen(port, "127.0.0.1", () => {
+        const { port: got } = srv.address();
+        srv.close(() => ok(got));
+      });
+    });
+  if (preferred) {
+    try {
+      return await listen(preferred);
+    } catch {
+      // taken: any port will do
+    }
+  }
+  return listen(0);
+}
+
+async function waitListening(port, child, log, limitMs) {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`tablelab exited with ${child.exitCode} before listening on ${port}:\n${log()}`);
+    }
+    const up = await new Promise((ok) => {
+      const sock = new Socket();
+      sock.once("connect", () => (sock.destroy(), ok(true)));
+      sock.once("error", () => (sock.destroy(), ok(false)));
+      sock.connect(port, "127.0.0.1");
+    });
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`tablelab did not listen on ${port} within ${limitMs} ms:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Builds the server once into a temporary directory, unless TABLELAB_BIN
+ * names one already built (the test runner builds it for every tier).
+ */
+function serverBinary(tmp) {
+  const given = process.env.TABLELAB_BIN;
+  if (given && existsSync(given)) return given;
+  const bin = join(tmp, "tablelab");
+  execFileSync("go", ["build", "-o", bin, "."], { cwd: repoRoot, stdio: ["ignore", "inherit", "inherit"] });
+  return bin;
+}
+
+/** Whether this build of the server knows the flag -name. */
+function knowsFlag(bin, name) {
+  try {
+    execFileSync(bin, ["-h"], { stdio: ["ignore", "pipe", "pipe"] });
+    return false;
+  } catch (err) {
+    // -h prints the usage on stderr and exits 2 (flag.ContinueOnError).
+    return String(err.stderr).includes(`-${name}`);
+  }
+}
+
+/**
+ * Starts `tablelab -memory` with its Table service on tablePort (10002 when
+ * free, so that the examples' development endpoint is the one they reach)
+ * and, when the build has -site-addr, its site on another free port.
+ * Returns the ports, whether it serves the site, and stop().
+ */
+export async function startServer({ site = false } = {}) {
+  const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
+  const bin = serverBinary(tmp);
+  const tablePort = await freePort(10002);
+  const args = ["-memory", "-quiet", "-table-addr", `127.0.0.1:${tablePort}`];
+  let sitePort = 0;
+  const servesSite = site && knowsFlag(bin, "site-addr");
+  if (servesSite) {
+    sitePort = await freePort();
+    args.push("-site-addr", `127.0.0.1:${sitePort}`);
+  }
+  let out = "";
+  const child = spawn(bin, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (b) => (out += b));
+  child.stderr.on("data", (b) => (out += b));
+  const log = () => out.slice(-4000);
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const gone = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM"); // the process this function started, by its handle
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await gone;
+      clearTimeout(timer);
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    await waitListening(tablePort, child, log, 30000);
+    // The site may be built first when it is missing or stale.
+    if (servesSite) await waitListening(sitePort, child, log, 300000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { tablePort, sitePort, servesSite, log, stop };
+}
+
+/** The connection string the examples use, for a Table service on port. */
+export function connectionString(port) {
+  return (
+    "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" +
+    devKey +
+    `;TableEndpoint=http://127.0.0.1:${port}/devstoreaccount1`
+  );
+}
