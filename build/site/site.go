@@ -1,0 +1,335 @@
+// Package site renders tablelab's documentation site: content/**/*.md
+// through goldmark (with runnable examples, highlighted code and heading
+// anchors) into the templates of site/, and writes a static dist/ that any
+// host can serve, the engine's WebAssembly build included.
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"go.abhg.dev/goldmark/frontmatter"
+)
+
+// Options says what Build reads and writes.
+type Options struct {
+	// Root is the module's root: content/, site/ and wasm/browser/ are
+	// read from it.
+	Root string
+	// Out is the folder to write; it is replaced whole.
+	Out string
+	// NoEngine leaves out dist/engine/, for tests of the pages alone.
+	// A site built without it cannot run its examples.
+	NoEngine bool
+}
+
+// A Page is one content file on its way to HTML.
+type Page struct {
+	// Src is the file's path under content/, with slashes.
+	Src string
+	// URL is the page's path in the site, relative to its root.
+	URL string
+	// Root leads from the page back to the site's root ("" or "../").
+	Root string
+
+	Title      string
+	Summary    string
+	Related    []string
+	Order      int
+	Playground bool
+
+	Body     template.HTML
+	Headings []Heading
+	HasRuns  bool
+}
+
+// frontMatter is what a content file may declare above its text.
+type frontMatter struct {
+	Title   string   `yaml:"title"`
+	Summary string   `yaml:"summary"`
+	Related []string `yaml:"related"`
+	// Order places the page in the navigation, lowest first.
+	Order int `yaml:"order"`
+	// Layout "playground" gives the page the playground's mount point.
+	Layout string `yaml:"layout"`
+}
+
+// Build renders the site from o.Root into o.Out. It writes into a new
+// folder beside o.Out and swaps it in at the end, so a server never serves
+// half a site and two builds never mix their files.
+func Build(o Options) error {
+	pages, err := readPages(filepath.Join(o.Root, "content"))
+	if err != nil {
+		return err
+	}
+	tmpl, err := template.ParseFiles(filepath.Join(o.Root, "site", "templates", "page.html"))
+	if err != nil {
+		return err
+	}
+	parent := filepath.Dir(filepath.Clean(o.Out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(o.Out)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+
+	if err := writePages(tmp, tmpl, pages); err != nil {
+		return err
+	}
+	if err := writeSearchIndex(tmp, pages); err != nil {
+		return err
+	}
+	if err := copyTree(filepath.Join(o.Root, "site", "static"), filepath.Join(tmp, "static")); err != nil {
+		return err
+	}
+	if err := writeChromaCSS(filepath.Join(tmp, "static", "chroma.css")); err != nil {
+		return err
+	}
+	if err := copyTree(filepath.Join(o.Root, "site", "play"), filepath.Join(tmp, "play")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if !o.NoEngine {
+		if err := buildEngine(o.Root, filepath.Join(tmp, "engine")); err != nil {
+			return err
+		}
+	}
+	if err := precompress(tmp); err != nil {
+		return err
+	}
+	return swapIn(tmp, o.Out)
+}
+
+// swapIn replaces dir with built.
+func swapIn(built, dir string) error {
+	old := built + ".old"
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(built, dir); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// readPages parses every Markdown file under dir, in path order.
+func readPages(dir string) ([]*Page, error) {
+	md := newMarkdown()
+	var pages []*Page
+	var errs []error
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		page, pageErrs := renderPage(md, rel, src)
+		errs = append(errs, pageErrs...)
+		if page != nil {
+			pages = append(pages, page)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(pages) == 0 && len(errs) == 0 {
+		return nil, fmt.Errorf("no pages in %s", dir)
+	}
+	if err := checkRelated(pages); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sort.SliceStable(pages, func(i, j int) bool { return pages[i].Order < pages[j].Order })
+	return pages, nil
+}
+
+// renderPage converts one content file; rel is its path under content/.
+func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
+	pc := parser.NewContext()
+	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	var errs []error
+	for _, e := range RunErrors(pc) {
+		e.File = "content/" + rel
+		errs = append(errs, e)
+	}
+	for _, e := range pc.Get(linkErrorKey).([]string) {
+		errs = append(errs, fmt.Errorf("content/%s: %s", rel, e))
+	}
+	var fm frontMatter
+	if data := frontmatter.Get(pc); data != nil {
+		if err := data.Decode(&fm); err != nil {
+			errs = append(errs, fmt.Errorf("content/%s: front matter: %v", rel, err))
+		}
+	}
+	if fm.Title == "" {
+		errs = append(errs, fmt.Errorf("content/%s: front matter has no title", rel))
+	}
+	var body bytes.Buffer
+	if err := md.Renderer().Render(&body, src, doc); err != nil {
+		errs = append(errs, fmt.Errorf("content/%s: %v", rel, err))
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	url := strings.TrimSuffix(rel, ".md") + ".html"
+	p := &Page{
+		Src:        rel,
+		URL:        url,
+		Root:       strings.Repeat("../", strings.Count(url, "/")),
+		Title:      fm.Title,
+		Summary:    fm.Summary,
+		Related:    fm.Related,
+		Order:      fm.Order,
+		Playground: fm.Layout == "playground",
+		// The renderer escapes text and refuses raw HTML (goldmark's
+		// default), so its output is safe to place as it is.
+		Body:     template.HTML(body.String()),
+		Headings: pc.Get(headingsKey).([]Heading),
+		HasRuns:  bytes.Contains(body.Bytes(), []byte(`class="run-example"`)),
+	}
+	return p, nil
+}
+
+// checkRelated makes sure each related page a front matter names exists.
+func checkRelated(pages []*Page) error {
+	have := make(map[string]bool)
+	for _, p := range pages {
+		have[p.Src] = true
+	}
+	var errs []error
+	for _, p := range pages {
+		for _, r := range p.Related {
+			if !have[r] {
+				errs = append(errs, fmt.Errorf("content/%s: related page %q does not exist (name it by its path under content/)", p.Src, r))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// A navLink is one entry of a page's navigation.
+type navLink struct {
+	Title   string
+	Href    string
+	Current bool
+	Summary string
+}
+
+type pageData struct {
+	Page    *Page
+	Root    string
+	Nav     []navLink
+	Related []navLink
+	TOC     []Heading
+}
+
+func writePages(out string, tmpl *template.Template, pages []*Page) error {
+	bySrc := make(map[string]*Page)
+	for _, p := range pages {
+		bySrc[p.Src] = p
+	}
+	for _, p := range pages {
+		d := pageData{Page: p, Root: p.Root}
+		for _, q := range pages {
+			d.Nav = append(d.Nav, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p})
+		}
+		for _, r := range p.Related {
+			q := bySrc[r]
+			d.Related = append(d.Related, navLink{Title: q.Title, Href: p.Root + q.URL, Summary: q.Summary})
+		}
+		for _, h := range p.Headings {
+			if h.Level == 2 {
+				d.TOC = append(d.TOC, h)
+			}
+		}
+		var b bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&b, "page.html", d); err != nil {
+			return fmt.Errorf("content/%s: %v", p.Src, err)
+		}
+		if err := writeFile(filepath.Join(out, filepath.FromSlash(p.URL)), b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// An indexEntry is one page in search.json.
+type indexEntry struct {
+	Title    string    `json:"title"`
+	URL      string    `json:"url"`
+	Summary  string    `json:"summary,omitempty"`
+	Headings []Heading `json:"headings"`
+}
+
+// writeSearchIndex writes search.json: the titles and headings the search
+// box looks through, built here so the page needs no server.
+func writeSearchIndex(out string, pages []*Page) error {
+	entries := make([]indexEntry, 0, len(pages))
+	for _, p := range pages {
+		e := indexEntry{Title: p.Title, URL: p.URL, Summary: p.Summary, Headings: []Heading{}}
+		e.Headings = append(e.Headings, p.Headings...)
+		entries = append(entries, e)
+	}
+	b, err := json.Marshal(entries)
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(out, "search.json"), append(b, '\n'))
+}
+
+func writeFile(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+// copyTree copies the files under src to dst as they are.
+func copyTree(src, dst string) error {
+	if _, err := os.Stat(src); err != nil {
+		return err
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(dst, rel), data)
+	})
+}
