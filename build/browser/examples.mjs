@@ -105,3 +105,8 @@ export function markdownRunBlocks(dir) {
   walk(dir);
   return n;
 }
+
+/** Output as compared: the text without its final newlines. */
+export function settled(text) {
+  return (text ?? "").replace(/\n+$/, "");
+}

@@ -1,0 +1,63 @@
+// Parity: every runnable example of the built site runs in Node with the
+// real @azure/data-tables and its own HTTP client against `go run .
+// -memory`, through the same runner module the browser uses
+// (site/play/runner.js). Each must print exactly its declared output and
+// make the queries its declared plans name, and print what the browser
+// printed (the record site.test.mjs leaves in out/).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import * as sdk from "@azure/data-tables";
+import { siteExamples, markdownRunBlocks, settled } from "./examples.mjs";
+import { startServer, connectionString, distDir, repoRoot, requireDist } from "./server.mjs";
+import { readBrowserRecord } from "./record.mjs";
+
+requireDist();
+const { run } = await import(join(repoRoot, "site/play/runner.js"));
+const examples = siteExamples(distDir);
+const browserSaw = readBrowserRecord();
+const nodeSaw = new Map();
+
+let server;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.stop();
+});
+
+test("the site renders every run block of content/, each with its source and declared output", () => {
+  const declared = markdownRunBlocks(join(repoRoot, "content"));
+  assert.ok(declared > 0, "content/ declares no run block");
+  assert.equal(examples.length, declared, "figure.run-example elements in dist/ against ```js run blocks in content/");
+  for (const ex of examples) {
+    assert.ok(ex.source?.trim(), `${ex.page}#${ex.id}: no run-source`);
+    assert.ok(ex.expected !== undefined, `${ex.page}#${ex.id}: no declared output (pre.run-expected)`);
+  }
+});
+
+for (const ex of examples) {
+  test(`Node, real SDK over HTTP: ${ex.page}#${ex.id}`, async () => {
+    const result = await run(ex.source, { sdk, connectionString: connectionString(server.tablePort) });
+    nodeSaw.set(`${ex.page}#${ex.id}`, result.output);
+    assert.equal(result.error, undefined, `threw ${JSON.stringify(result.error)} after printing:\n${result.output}`);
+    assert.equal(settled(result.output), settled(ex.expected), "output against the declared output");
+    assert.deepEqual(result.plans, ex.plans, "plans against the declared plans");
+  });
+}
+
+test("Node printed what the browser printed, example by example", (t) => {
+  const missing = examples.filter((ex) => !browserSaw(`${ex.page}#${ex.id}`, ex.source));
+  if (missing.length === examples.length) {
+    const why = "the browser test recorded no example of this build (out/browser-examples.json)";
+    if (process.env.CI === "true") assert.fail(why);
+    t.skip(why);
+    return;
+  }
+  assert.deepEqual(missing.map((ex) => `${ex.page}#${ex.id}`), [], "examples the browser did not run");
+  for (const ex of examples) {
+    const key = `${ex.page}#${ex.id}`;
+    assert.ok(nodeSaw.has(key), `${key} did not run in Node`);
+    assert.equal(settled(nodeSaw.get(key)), settled(browserSaw(key, ex.source).output), key);
+  }
+});
