@@ -1,38 +1,91 @@
-// Command build is tablelab's build and test driver.
+// Command build is tablelab's build, test and benchmark driver.
 //
-//	go run ./build test    install what the tests need and run every tier
-//	go run ./build bench   tablelab and Azurite side by side under one load
-//	go run ./build floor-server  the benchmark's do-nothing server (see floor.go)
+//	go run ./build test [-short] [-tiers word,…]   every tier of checks; the last line is "N passed, N failed[, N skipped]"
+//	go run ./build bench [flags]                   tablelab and Azurite side by side under one load (package bench)
+//	go run ./build floor-server -addr … -dir …     the benchmark's do-nothing server (package floor)
 //
-// The test command installs the npm packages pinned by the lock files,
-// runs the Go tests (unit, fuzz seed corpora, real-Go-SDK conformance,
-// crash recovery), then starts the real server and runs the real-JS-SDK
-// walk against it, and ends with one line: "N passed, N failed".
+// Each command is a package of its own; this file only dispatches.
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablelab/tablelab/build/bench"
+	"github.com/tablelab/tablelab/build/floor"
+	"github.com/tablelab/tablelab/build/testrun"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./build test")
+		fmt.Fprintln(os.Stderr, "usage: go run ./build test|bench|floor-server [flags]")
 		os.Exit(2)
 	}
-	var err error
-	switch os.Args[1] {
-	case "test":
-		err = runTests(os.Args[2:])
-	case "bench":
-		err = runBench(os.Args[2:])
-	case "floor-server":
-		err = runFloorServer(os.Args[2:])
-	default:
-		err = fmt.Errorf("unknown command %q", os.Args[1])
-	}
-	if err != nil {
+	if err := dispatch(os.Args[1], os.Args[2:]); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
 		os.Exit(1)
 	}
+}
+
+func dispatch(command string, args []string) error {
+	switch command {
+	case "floor-server":
+		return floor.Main(args, bench.PointReadBody())
+	case "test", "bench":
+	default:
+		return fmt.Errorf("unknown command %q", command)
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	if command == "bench" {
+		return bench.Run(root, args)
+	}
+	return test(root, args)
+}
+
+// test runs the tiers (tiers.go), or those whose names contain one of
+// -tiers' words.
+func test(root string, args []string) error {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	short := fs.Bool("short", false, "pass -short to go test")
+	only := fs.String("tiers", "", "run only the tiers whose names contain one of these comma-separated words")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	env := testrun.Env{Root: root, Short: *short, CI: os.Getenv("CI") == "true", Out: os.Stdout}
+	run := tiers
+	if *only != "" {
+		run = nil
+		for _, t := range tiers {
+			for _, w := range strings.Split(*only, ",") {
+				if strings.Contains(t.Name, w) {
+					run = append(run, t)
+					break
+				}
+			}
+		}
+	}
+	if testrun.Run(env, run).Failed > 0 {
+		return errors.New("tests failed")
+	}
+	return nil
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("not inside the tablelab module")
+	}
+	return filepath.Dir(mod), nil
 }

@@ -1,0 +1,183 @@
+// Package bench is the load benchmark: tablelab and Azurite side by side
+// in one run, on loopback, with the same workload, printing throughput,
+// p50/p99 and peak RSS for each and their ratios.
+//
+//	go run ./build bench [-sizes 10000,100000,1000000] [-duration 3s] [-targets …,floor]
+//
+// tablelab runs with -data (every write durable); Azurite runs in memory
+// and on disk, from the benchmark's own npm folder (build/bench/js),
+// which only the benchmark installs. With the floor target (a do-nothing
+// server on the same HTTP stack, package floor) it also prints tablelab
+// as a fraction of what the machine allows, and whether the two lines
+// held to the floor met their target.
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablelab/tablelab/build/localserver"
+)
+
+// Run runs the benchmark for the module at root with the command line
+// args.
+func Run(root string, args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	sizesFlag := fs.String("sizes", "10000,100000,1000000", "table sizes")
+	dur := fs.Duration("duration", 3*time.Second, "time per line")
+	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk", "targets to run, of tablelab, tablelab-in-memory, azurite-memory, azurite-disk, floor (the do-nothing server) and ext=HOST:PORT (a tablelab already running)")
+	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
+	cpuProfile := fs.String("cpuprofile", "", "write the load client's CPU profile to this `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	sizes, err := parseSizes(*sizesFlag)
+	if err != nil {
+		return err
+	}
+	targets := strings.Split(*targetsFlag, ",")
+	tmp, err := os.MkdirTemp("", "tablelab-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	s := setup{tmp: tmp}
+	if s.bin, err = localserver.Build(root, tmp); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(targets, func(t string) bool { return strings.HasPrefix(t, "azurite") }) {
+		if s.azurite, err = installAzurite(root); err != nil {
+			return err
+		}
+	}
+	rep := &report{
+		w:      os.Stdout,
+		sizes:  sizes,
+		lines:  selectLines(*linesFlag),
+		peak:   map[string]int64{},
+		reboot: map[int]time.Duration{},
+		fsync:  measureFsync(tmp),
+	}
+	if rep.fsync > 0 {
+		fmt.Printf("fsync bound here: a 1 KiB write + data sync takes %s → at most %.0f sequential durable writes/s\n", rep.fsync.Round(time.Microsecond), 1/rep.fsync.Seconds())
+	}
+	for _, size := range sizes {
+		for _, name := range targets {
+			if err := runTarget(s, rep, name, size, *dur); err != nil {
+				return err
+			}
+		}
+	}
+	rep.ratios("tablelab", "azurite-memory", "azurite-mem")
+	if slices.Contains(targets, "tablelab-in-memory") {
+		rep.ratios("tablelab", "tablelab-in-memory", "in-memory")
+	}
+	if slices.Contains(targets, "floor") {
+		rep.floor()
+		rep.floorTargets()
+	}
+	rep.closing()
+	return nil
+}
+
+// runTarget starts one target, loads a table of size entities into it,
+// runs the lines and records their rows.
+func runTarget(s setup, rep *report, name string, size int, dur time.Duration) error {
+	t, err := s.start(name, size)
+	if err != nil {
+		return err
+	}
+	defer t.stop()
+	c := newClient()
+	table := fmt.Sprintf("bench%d", size)
+	runLine := func(l line) {
+		r := l.run(c, t.base, table, size, dur)
+		fmt.Printf("  %-30s %-15s %10.0f/s p50 %-10s p99 %-10s errors %d %s %s\n", l.name, name, r.throughput(), r.pct(0.5).Round(time.Microsecond), r.pct(0.99).Round(time.Microsecond), r.errs, r.note, r.firstErr)
+		rep.rows = append(rep.rows, row{l.name, size, name, r})
+	}
+	if name == "floor" {
+		for _, l := range rep.lines {
+			if l.floor {
+				runLine(l)
+			}
+		}
+		return nil
+	}
+	start := time.Now()
+	if err := load(c, t.base, table, size); err != nil {
+		fmt.Printf("%s at %d entities: load failed: %v\n", name, size, err)
+		rep.rows = append(rep.rows, row{"load", size, name, result{note: "load failed: " + firstLine(err.Error())}})
+		return nil
+	}
+	fmt.Printf("%s: loaded %d entities in %s\n", name, size, time.Since(start).Round(time.Millisecond))
+	key := peakKey(name, size)
+	for _, l := range rep.lines {
+		if l.writes && rep.peak[key] == 0 {
+			rep.peak[key] = t.peakRSS()
+		}
+		runLine(l)
+	}
+	if rep.peak[key] == 0 {
+		rep.peak[key] = t.peakRSS()
+	}
+	fmt.Printf("  peak RSS %s holding the loaded data (before the write lines): %d MiB; at the end: %d MiB\n", key, rep.peak[key]>>20, t.peakRSS()>>20)
+	t.stop()
+	if name == "tablelab" {
+		// Start-up on the same directory: the time to replay it.
+		rt, took, err := s.restart(t)
+		if err != nil {
+			return err
+		}
+		rep.reboot[size] = took
+		fmt.Printf("  restart on %d entities (plus the lines' writes): listening after %s, peak RSS %d MiB\n", size, took.Round(time.Millisecond), rt.peakRSS()>>20)
+		rt.stop()
+	}
+	return nil
+}
+
+func parseSizes(list string) ([]int, error) {
+	var sizes []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("-sizes: %q is not a positive number", s)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}
+
+// selectLines returns the lines whose names contain one of the
+// comma-separated words, or all of them when there are none.
+func selectLines(words string) []line {
+	if words == "" {
+		return lines
+	}
+	var out []line
+	for _, l := range lines {
+		for _, w := range strings.Split(words, ",") {
+			if strings.Contains(l.name, w) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,39 @@
+package testrun
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// A go test -json stream, trimmed, as go 1.26 writes it: a passing, a
+// skipped and a failing test, a subtest, a package with no test files
+// and a package that fails to build.
+const goTestStream = `{"Action":"start","Package":"example/a"}
+{"Action":"run","Package":"example/a","Test":"TestOK"}
+{"Action":"pass","Package":"example/a","Test":"TestOK","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestOK/sub"}
+{"Action":"pass","Package":"example/a","Test":"TestOK/sub","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestPortTaken"}
+{"Action":"output","Package":"example/a","Test":"TestPortTaken","Output":"    a_test.go:9: 10002 taken\n"}
+{"Action":"skip","Package":"example/a","Test":"TestPortTaken","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestBroken"}
+{"Action":"fail","Package":"example/a","Test":"TestBroken","Elapsed":0}
+{"Action":"fail","Package":"example/a","Elapsed":0.1}
+{"Action":"skip","Package":"example/empty","Elapsed":0}
+{"ImportPath":"example/b [example/b.test]","Action":"build-output","Output":"b.go:3:1: syntax error\n"}
+{"Action":"fail","Package":"example/b","Elapsed":0,"FailedBuild":"example/b [example/b.test]"}
+`
+
+func TestCountGoTestCountsSkipsAndBuildFailures(t *testing.T) {
+	got := countGoTest(strings.NewReader(goTestStream), io.Discard)
+	if got.Passed != 2 || got.Skipped != 1 || got.Failed != 2 {
+		t.Fatalf("counted %d passed, %d failed, %d skipped; want 2, 2, 1 (%q)", got.Passed, got.Failed, got.Skipped, got.Failures)
+	}
+	if got.Skips[0] != "example/a TestPortTaken" {
+		t.Errorf("skip line = %q", got.Skips[0])
+	}
+	if got.Failures[0] != "example/a TestBroken" || !strings.HasPrefix(got.Failures[1], "example/b:") {
+		t.Errorf("failure lines = %q", got.Failures)
+	}
+}

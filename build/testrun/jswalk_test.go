@@ -1,0 +1,72 @@
+package testrun
+
+import (
+	"strings"
+	"testing"
+)
+
+// node 20's TAP reporter, trimmed: one pass, one skip, one failure.
+const tapReport = `TAP version 13
+# Subtest: create a table
+ok 1 - create a table
+  ---
+  duration_ms: 2.7
+  ...
+# Subtest: UseDevelopmentStorage=true reaches the server on 127.0.0.1:10002
+ok 2 - UseDevelopmentStorage=true reaches the server on 127.0.0.1:10002 # SKIP server not on 10002
+  ---
+  duration_ms: 0.2
+  ...
+# Subtest: query
+not ok 3 - query
+  ---
+  error: 'x'
+  ...
+1..3
+# tests 3
+# suites 0
+# pass 1
+# fail 1
+# cancelled 0
+# skipped 1
+# todo 0
+`
+
+func TestCountTAP(t *testing.T) {
+	got := countTAP(tapReport)
+	if got.Passed != 1 || got.Failed != 1 || got.Skipped != 1 {
+		t.Fatalf("counted %+v, want 1 passed, 1 failed, 1 skipped", got)
+	}
+	if got.Failures[0] != "js: query" {
+		t.Errorf("failure = %q", got.Failures[0])
+	}
+	if !strings.Contains(got.Skips[0], devstoreCheck) || !strings.Contains(got.Skips[0], "server not on 10002") {
+		t.Errorf("skip = %q", got.Skips[0])
+	}
+}
+
+func TestCountTAPCancelledIsFailed(t *testing.T) {
+	got := countTAP("# pass 3\n# fail 0\n# cancelled 2\n# skipped 0\n")
+	if got.Failed != 2 {
+		t.Errorf("failed = %d, want the 2 cancelled", got.Failed)
+	}
+}
+
+func TestDevstoreSkipIsCountedLocallyAndFailsUnderCI(t *testing.T) {
+	walk := countTAP(tapReport)
+	local := devstoreVerdict(Env{}, walk, false)
+	if local.Skipped != 1 || local.Failed != 1 {
+		t.Errorf("outside CI: %s, want the skip counted as a skip", local.Summary())
+	}
+	ci := devstoreVerdict(Env{CI: true}, countTAP(tapReport), false)
+	if ci.Skipped != 0 || ci.Failed != 2 {
+		t.Fatalf("under CI: %s, want the skip turned into a failure", ci.Summary())
+	}
+	if msg := ci.Failures[len(ci.Failures)-1]; !strings.Contains(msg, "free 127.0.0.1:10002") {
+		t.Errorf("failure %q does not say which port to free", msg)
+	}
+	free := devstoreVerdict(Env{CI: true}, Tally{Passed: 3}, true)
+	if free.Failed != 0 || free.Passed != 3 {
+		t.Errorf("port free under CI: %s, want it untouched", free.Summary())
+	}
+}

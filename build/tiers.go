@@ -1,0 +1,16 @@
+package main
+
+import "github.com/tablelab/tablelab/build/testrun"
+
+// tiers are the test command's checks, in the order they run. A new kind
+// of check is one entry here: a name and a func returning its tally.
+var tiers = []testrun.Tier{
+	{Name: "npm ci (the JS SDK the tests use)", Run: testrun.NpmInstall},
+	{Name: "go vet", Run: testrun.GoVet},
+	{Name: "go test (unit, fuzz seeds, Go SDK conformance, crash recovery)", Run: testrun.GoTests},
+	{Name: "go test -race (the engine and the protocol, for data races)", Run: testrun.Race},
+	{Name: "cross-build the server (darwin, windows, linux/arm64)", Run: testrun.CrossBuild},
+	{Name: "wasm build of the core (GOOS=js)", Run: testrun.WasmBuild},
+	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
+	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
+}
