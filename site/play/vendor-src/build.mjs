@@ -10,9 +10,22 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "vendor");
 
+// The SDK runs in the playground's runner Worker, which has no document.
+// @azure/core-xml's browser build creates a DOM document when it loads
+// (for the XML of table ACLs), so the SDK bundle takes its portable build
+// (fast-xml-parser) instead.
+const portableXML = {
+  name: "portable-core-xml",
+  setup(b) {
+    b.onResolve({ filter: /^@azure\/core-xml$/ }, () => ({
+      path: join(here, "node_modules", "@azure", "core-xml", "dist", "esm", "index.js"),
+    }));
+  },
+};
+
 const bundles = [
-  { entry: "codemirror.entry.js", file: "codemirror.js" },
-  { entry: "data-tables.entry.js", file: "data-tables.js" },
+  { entry: "codemirror.entry.js", file: "codemirror.js", plugins: [] },
+  { entry: "data-tables.entry.js", file: "data-tables.js", plugins: [portableXML] },
 ];
 
 const packages = new Map(); // package name -> bundles containing it
@@ -29,6 +42,7 @@ for (const b of bundles) {
     metafile: true,
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "warning",
+    plugins: b.plugins,
   });
   for (const input of Object.keys(result.metafile.inputs)) {
     const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
@@ -38,10 +52,16 @@ for (const b of bundles) {
   }
 }
 
-function licenceText(dir) {
+// licenceText returns a package's licence file; a package that ships none
+// is recorded with the licence and author its package.json declares, so
+// the gap is visible rather than silently skipped.
+function licenceText(dir, pkg) {
   const name = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-  if (!name) throw new Error(`no licence file in ${dir}`);
-  return readFileSync(join(dir, name), "utf8").trim();
+  if (name) return readFileSync(join(dir, name), "utf8").trim();
+  if (!pkg.license) throw new Error(`no licence in ${dir}`);
+  const author = typeof pkg.author === "object" ? pkg.author.name : pkg.author;
+  return `The package ships no licence file; its package.json declares "${pkg.license}"` +
+    (author ? `, author ${author}` : "") + ".";
 }
 
 let text =
@@ -50,7 +70,7 @@ for (const name of [...packages.keys()].sort()) {
   const dir = join(here, "node_modules", name);
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   text += `\n${"=".repeat(72)}\n${name}@${pkg.version} (${pkg.license}), in ${[...packages.get(name)].join(", ")}\n${"=".repeat(72)}\n\n`;
-  text += licenceText(dir) + "\n";
+  text += licenceText(dir, pkg) + "\n";
 }
 writeFileSync(join(out, "THIRD_PARTY_LICENSES"), text);
 console.log(`bundled ${packages.size} packages into ${out}`);

@@ -1,0 +1,213 @@
+// The example runner (site contract 4): runs a reader's code against the
+// real @azure/data-tables and reports what it printed and what each query
+// cost. It is one plain ES module for the browser's runner Worker and for
+// Node's parity run alike: everything that differs between them (the SDK
+// module, the HTTP client, the connection string) comes in through env.
+
+/** PLAN_HEADER and the two beside it are the engine's cost headers. */
+export const PLAN_HEADER = "x-tablelab-plan";
+const EXAMINED_HEADER = "x-tablelab-examined";
+const RETURNED_HEADER = "x-tablelab-returned";
+
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const identifier = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * run executes code as the body of an async function and resolves to
+ *
+ *   { output, plans, queries, requests, error? }
+ *
+ * output is what the code printed, one line per print/console.log call;
+ * plans the X-Tablelab-Plan of each query in order ("point", "range", …),
+ * as run blocks declare them; queries the same reads with
+ * {plan, examined, returned, method, url, status}; requests every REST
+ * call with its bodies and timing; error, when the code threw, is
+ * {name, message, code?, statusCode?} as the SDK raised it.
+ *
+ * env.sdk is the @azure/data-tables module; env.connectionString what the
+ * code sees as connectionString; env.httpClient, when given, carries every
+ * request instead of the SDK's own client (the browser hands them to the
+ * engine worker); env.clientOptions, when given, are added to every
+ * client's options (e.g. {allowInsecureConnection: true} for an http://
+ * endpoint with an account key); env.onRequest(entry), when given, hears
+ * of each request as it completes. The code sees every export of env.sdk as a global, with
+ * TableClient and TableServiceClient wrapped so that any client it makes
+ * reports its requests here, plus print, console and connectionString.
+ */
+export async function run(code, env) {
+  const lines = [];
+  const requests = [];
+  const print = (...values) => {
+    lines.push(values.map(formatValue).join(" "));
+  };
+  const captured = {
+    log: print,
+    info: print,
+    warn: print,
+    error: print,
+    debug: print,
+  };
+  const options = {
+    httpClient: env.httpClient,
+    extra: env.clientOptions ?? {},
+    policy: recordingPolicy(requests, env.onRequest),
+  };
+  const globals = {
+    ...env.sdk,
+    TableClient: withOptions(env.sdk.TableClient, 2, options),
+    TableServiceClient: withOptions(env.sdk.TableServiceClient, 1, options),
+    connectionString: env.connectionString,
+    print,
+    console: captured,
+  };
+  const names = Object.keys(globals).filter((n) => identifier.test(n));
+  const result = { output: "", plans: [], queries: [], requests };
+  try {
+    const fn = new AsyncFunction(...names, code);
+    await fn(...names.map((n) => globals[n]));
+  } catch (err) {
+    result.error = describeError(err);
+  }
+  result.output = lines.join("\n");
+  for (const r of requests) {
+    if (r.plan) {
+      result.plans.push(r.plan);
+      result.queries.push({
+        plan: r.plan,
+        examined: r.examined,
+        returned: r.returned,
+        method: r.method,
+        url: r.url,
+        status: r.status,
+      });
+    }
+  }
+  return result;
+}
+
+// recordingPolicy is a pipeline policy that notes each request the SDK
+// sends, with the engine's cost headers of its response. It runs closest
+// to the transport (perRetry), so it sees the request as signed and the
+// response as received, whichever HTTP client carries it.
+function recordingPolicy(requests, onRequest) {
+  return {
+    name: "tablelabRecorder",
+    async sendRequest(request, next) {
+      const entry = {
+        method: request.method,
+        url: request.url,
+        requestBody: typeof request.body === "string" ? request.body : "",
+        status: 0,
+        responseBody: "",
+        ms: 0,
+      };
+      requests.push(entry);
+      const start = Date.now();
+      try {
+        const response = await next(request);
+        entry.status = response.status;
+        entry.responseBody = response.bodyAsText ?? "";
+        const plan = response.headers.get(PLAN_HEADER);
+        if (plan) {
+          entry.plan = plan;
+          entry.examined = Number(response.headers.get(EXAMINED_HEADER) ?? 0);
+          entry.returned = Number(response.headers.get(RETURNED_HEADER) ?? 0);
+        }
+        return response;
+      } catch (err) {
+        entry.error = String(err?.message ?? err);
+        throw err;
+      } finally {
+        entry.ms = Date.now() - start;
+        onRequest?.(entry);
+      }
+    },
+  };
+}
+
+// withOptions subclasses an SDK client so every instance, however the code
+// makes it (constructor or fromConnectionString), carries the recording
+// policy and, when given, the HTTP client. optionsAt is the position of the
+// constructor's credential-or-options argument.
+function withOptions(Client, optionsAt, options) {
+  if (typeof Client !== "function") return Client;
+  const merge = (user = {}) => ({
+    ...options.extra,
+    ...user,
+    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
+    additionalPolicies: [
+      ...(user.additionalPolicies ?? []),
+      { policy: options.policy, position: "perRetry" },
+    ],
+  });
+  const Wrapped = class extends Client {
+    constructor(...args) {
+      const at = isCredential(args[optionsAt]) ? optionsAt + 1 : optionsAt;
+      while (args.length < at) args.push(undefined);
+      args[at] = merge(args[at]);
+      super(...args);
+    }
+
+    static fromConnectionString(connectionString, ...rest) {
+      // TableClient takes a table name before the options.
+      const at = optionsAt - 1;
+      while (rest.length < at) rest.push(undefined);
+      rest[at] = merge(rest[at]);
+      return Client.fromConnectionString(connectionString, ...rest);
+    }
+  };
+  Object.defineProperty(Wrapped, "name", { value: Client.name });
+  return Wrapped;
+}
+
+// isCredential tells the SDK's credential kinds (named key, SAS, token)
+// from an options object, as the SDK's own constructors do.
+function isCredential(x) {
+  if (!x || typeof x !== "object") return false;
+  return (
+    typeof x.getToken === "function" ||
+    (typeof x.name === "string" && typeof x.key === "string") ||
+    typeof x.signature === "string"
+  );
+}
+
+/**
+ * formatValue is how print shows a value, the same in every environment
+ * (Node's console.log and a browser's differ): text as it is, Dates in
+ * ISO 8601, errors as "Name: message", other objects as JSON.
+ */
+export function formatValue(v) {
+  if (typeof v === "string") return v;
+  if (v instanceof Date) return isNaN(v) ? "Invalid Date" : v.toISOString();
+  if (v instanceof Error) return `${v.name}: ${v.message}`;
+  if (typeof v === "bigint") return `${v}n`;
+  if (v === null || typeof v !== "object") return String(v);
+  try {
+    return JSON.stringify(v, (_, x) => {
+      if (typeof x === "bigint") return `${x}n`;
+      if (ArrayBuffer.isView(x)) return Array.from(x);
+      if (x instanceof Map) return Object.fromEntries(x);
+      if (x instanceof Set) return [...x];
+      return x;
+    });
+  } catch {
+    return String(v);
+  }
+}
+
+// describeError keeps what a reader needs of an error (a RestError's code
+// and status included) in a form that crosses postMessage.
+function describeError(err) {
+  if (!(err instanceof Error)) {
+    return { name: "Error", message: `uncaught: ${formatValue(err)}` };
+  }
+  const out = { name: err.name, message: err.message };
+  // The Table SDK leaves a RestError's code unset and keeps the service's
+  // error in details.odataError; the reader wants to see that code.
+  const service = err.details?.odataError;
+  const code = err.code ?? service?.code;
+  if (code !== undefined) out.code = String(code);
+  if (err.statusCode !== undefined) out.statusCode = err.statusCode;
+  if (typeof service?.message?.value === "string") out.detail = service.message.value;
+  return out;
+}

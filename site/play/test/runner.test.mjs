@@ -1,0 +1,148 @@
+// The runner against a real tablelab server, twice: with the committed
+// browser bundle of @azure/data-tables sending each request as one text
+// through engineHttpClient (the playground's path, a SAS connection
+// string), and with the SDK's Node build and its own HTTP client (the
+// parity run's path, the account key). Both must print the same output and
+// report the same plans.
+//
+// Needs `npm ci` in ../vendor-src (for the Node build of the SDK) and Go.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+
+import { run, formatValue } from "../runner.js";
+import { engineHttpClient } from "../engine-http-client.js";
+import * as bundle from "../vendor/data-tables.js";
+import * as nodeSdk from "../vendor-src/node_modules/@azure/data-tables/dist/esm/index.js";
+import { startServer, relay, devKey } from "./server.mjs";
+
+let server;
+let browserEnv;
+let nodeEnv;
+
+before(async () => {
+  server = await startServer();
+  const sas = nodeSdk.generateAccountSas(new nodeSdk.AzureNamedKeyCredential("devstoreaccount1", devKey), {
+    expiresOn: new Date(Date.now() + 3600e3),
+    permissions: { query: true, add: true, update: true, delete: true, write: true, list: true },
+    resourceTypes: "sco",
+  });
+  browserEnv = {
+    sdk: bundle,
+    connectionString: `TableEndpoint=${server.endpoint};SharedAccessSignature=${sas.replace(/^\?/, "")}`,
+    httpClient: engineHttpClient((text) => relay(server.port, text), bundle.createHttpHeaders),
+  };
+  nodeEnv = {
+    sdk: nodeSdk,
+    connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${devKey};TableEndpoint=${server.endpoint}/`,
+    clientOptions: { allowInsecureConnection: true },
+  };
+});
+
+after(() => server?.stop());
+
+// program writes a table of five entities in one batch, then reads it by
+// point, range and scan, with text that is not ASCII on the way.
+const program = (table) => `
+const client = TableClient.fromConnectionString(connectionString, "${table}");
+await client.createTable();
+const tx = new TableTransaction();
+for (let i = 0; i < 5; i++) {
+  tx.createEntity({ partitionKey: "p1", rowKey: "r" + i, n: i, name: "Zoë ✓ " + i });
+}
+const batch = await client.submitTransaction(tx.actions);
+print("batch", batch.status, batch.subResponses.length);
+const e = await client.getEntity("p1", "r2");
+print(e.n, e.name);
+for await (const x of client.listEntities({ queryOptions: {
+  filter: "PartitionKey eq 'p1' and RowKey eq 'r0'", select: ["name"] } })) print(x.name);
+const keys = [];
+const range = client.listEntities({ queryOptions: {
+  filter: odata\`PartitionKey eq \${"p1"} and RowKey ge \${"r1"} and RowKey lt \${"r4"}\` } });
+for await (const x of range) keys.push(x.rowKey);
+print(keys.join(","));
+const big = [];
+for await (const x of client.listEntities({ queryOptions: { filter: "n gt 2" } })) big.push(x.rowKey);
+console.log(big, { count: big.length });
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserEnv],
+  ["Node SDK over HTTP", () => nodeEnv],
+]) {
+  test(`run: ${name}`, async () => {
+    const r = await run(program("Run" + name.length), envOf());
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    assert.equal(r.output, 'batch 202 5\n2 Zoë ✓ 2\nZoë ✓ 0\nr1,r2,r3\n["r3","r4"] {"count":2}');
+    assert.deepEqual(r.plans, ["point", "range", "table-scan"]);
+    assert.deepEqual(
+      r.queries.map((q) => [q.plan, q.returned]),
+      [["point", 1], ["range", 3], ["table-scan", 2]],
+    );
+    assert.equal(r.queries[0].examined, 1);
+    assert.equal(r.queries[1].examined, 3);
+    assert.equal(r.queries[2].examined, 5);
+    // create table, $batch, four reads, each recorded with its status.
+    assert.deepEqual(r.requests.map((q) => q.status), [201, 202, 200, 200, 200, 200]);
+    assert.match(r.requests[1].requestBody, /Zoë ✓ 4/);
+    assert.match(r.requests[2].responseBody, /"RowKey":"r2"/);
+  });
+}
+
+test("run: a service error reaches the code as the SDK's RestError", async () => {
+  for (const env of [browserEnv, nodeEnv]) {
+    const r = await run(
+      `const c = TableClient.fromConnectionString(connectionString, "Missing1");
+       print("before");
+       try { await c.getEntity("a", "b"); }
+       catch (e) { print(e.name, e.statusCode, e.details.odataError.code); throw e; }`,
+      env,
+    );
+    assert.equal(r.output, "before\nRestError 404 TableNotFound");
+    assert.match(r.error?.detail, /^The table specified does not exist/);
+    assert.equal(r.error?.name, "RestError");
+    assert.equal(r.error?.code, "TableNotFound");
+    assert.equal(r.error?.statusCode, 404);
+  }
+});
+
+test("run: a thrown value and a syntax error are reported, not raised", async () => {
+  let r = await run("print(1); throw new TypeError('nope')", browserEnv);
+  assert.equal(r.output, "1");
+  assert.deepEqual(r.error, { name: "TypeError", message: "nope" });
+  r = await run("print(", browserEnv);
+  assert.equal(r.error?.name, "SyntaxError");
+  r = await run("throw 'text'", browserEnv);
+  assert.equal(r.error?.message, "uncaught: text");
+});
+
+test("run: clients made with the constructor and a SAS credential are recorded too", async () => {
+  const sas = browserEnv.connectionString.split("SharedAccessSignature=")[1];
+  const r = await run(
+    `const svc = new TableServiceClient("${server.endpoint}", new AzureSASCredential("${sas}"));
+     await svc.createTable("Ctor1");
+     const names = [];
+     for await (const t of svc.listTables()) names.push(t.name);
+     print(names.includes("Ctor1"));`,
+    browserEnv,
+  );
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.equal(r.output, "true");
+  assert.equal(r.requests.length, 2);
+  assert.equal(r.requests[0].method, "POST");
+  assert.equal(r.requests[0].status, 201);
+});
+
+test("formatValue: the same text in every environment", () => {
+  assert.equal(formatValue("a b"), "a b");
+  assert.equal(formatValue(3.5), "3.5");
+  assert.equal(formatValue(undefined), "undefined");
+  assert.equal(formatValue(null), "null");
+  assert.equal(formatValue(10n), "10n");
+  assert.equal(formatValue(new Date(Date.UTC(2026, 0, 2))), "2026-01-02T00:00:00.000Z");
+  assert.equal(formatValue(new RangeError("x")), "RangeError: x");
+  assert.equal(formatValue({ a: [1, "b"], n: 2n, bin: new Uint8Array([1, 2]) }), '{"a":[1,"b"],"n":"2n","bin":[1,2]}');
+  const loop = {};
+  loop.self = loop;
+  assert.equal(formatValue(loop), "[object Object]");
+});
