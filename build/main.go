@@ -3,6 +3,7 @@
 //	go run ./build test [-short] [-tiers word,…]   every tier of checks; the last line is "N passed, N failed[, N skipped]"
 //	go run ./build bench [flags]                   tablelab and Azurite side by side under one load (package bench)
 //	go run ./build floor-server -addr … -dir …     the benchmark's do-nothing server (package floor)
+//	go run ./build site [-out dist] [-check]         the docs site, content/ → dist/ (package site)
 //
 // Each command is a package of its own; this file only dispatches.
 package main
@@ -18,6 +19,7 @@ import (
 
 	"github.com/tablelab/tablelab/build/bench"
 	"github.com/tablelab/tablelab/build/floor"
+	"github.com/tablelab/tablelab/build/site"
 	"github.com/tablelab/tablelab/build/testrun"
 )
 
@@ -36,7 +38,7 @@ func dispatch(command string, args []string) error {
 	switch command {
 	case "floor-server":
 		return floor.Main(args, bench.PointReadBody())
-	case "test", "bench":
+	case "test", "bench", "site":
 	default:
 		return fmt.Errorf("unknown command %q", command)
 	}
@@ -46,6 +48,9 @@ func dispatch(command string, args []string) error {
 	}
 	if command == "bench" {
 		return bench.Run(root, args)
+	}
+	if command == "site" {
+		return site.Main(root, args)
 	}
 	return test(root, args)
 }

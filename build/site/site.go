@@ -310,14 +310,22 @@ func writeFile(name string, data []byte) error {
 	return os.WriteFile(name, data, 0o644)
 }
 
-// copyTree copies the files under src to dst as they are.
+// copyTree copies the files under src to dst as they are, except for
+// node_modules folders: what npm installed to rebuild a bundle is not part
+// of the site.
 func copyTree(src, dst string) error {
 	if _, err := os.Stat(src); err != nil {
 		return err
 	}
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
