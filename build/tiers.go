@@ -13,4 +13,7 @@ var tiers = []testrun.Tier{
 	{Name: "wasm build of the core (GOOS=js)", Run: testrun.WasmBuild},
 	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
+	// These two need dist/, which the site build writes.
+	{Name: "browser: the site in headless Chromium", Run: testrun.Browser},
+	{Name: "parity: the site's examples in Node with the real SDK", Run: testrun.Parity},
 }
