@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/keyspace"
 	"github.com/tablelab/tablelab/engine/odata"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
@@ -572,7 +573,7 @@ func dump(t *testing.T, s *Store) string {
 
 func TestJournalReplayAndSnapshot(t *testing.T) {
 	j := &memJournal{}
-	s := New(Options{Now: fixedClock, Journal: j})
+	s, sr := NewDurable(Options{Now: fixedClock, Journal: j})
 	for _, n := range []string{"One", "Two", "Three"} {
 		if err := s.CreateTable(n); err != nil {
 			t.Fatal(err)
@@ -605,9 +606,9 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	want := dump(t, s)
 	checkDataBytes(t, s)
 
-	replayed := New(Options{Now: fixedClock})
+	replayed, rr := NewDurable(Options{Now: fixedClock})
 	for _, rec := range j.recs {
-		if err := replayed.Replay(rec, Place{}); err != nil {
+		if err := rr.Replay(rec, Place{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -617,19 +618,19 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	checkDataBytes(t, replayed)
 
 	var snap bytes.Buffer
-	if _, err := s.Checkpoint(nil).WriteTo(&snap); err != nil {
+	if _, err := sr.Checkpoint(nil).WriteTo(&snap); err != nil {
 		t.Fatal(err)
 	}
-	loaded := New(Options{Now: fixedClock})
-	if err := loaded.Load(bytes.NewReader(snap.Bytes()), Place{}); err != nil {
+	loaded, lr := NewDurable(Options{Now: fixedClock})
+	if err := lr.Load(bytes.NewReader(snap.Bytes()), Place{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := dump(t, loaded); got != want {
 		t.Fatalf("snapshot differs")
 	}
 	checkDataBytes(t, loaded)
-	if loaded.DataBytes() != s.DataBytes() {
-		t.Fatalf("loaded store counts %d data bytes, the original %d", loaded.DataBytes(), s.DataBytes())
+	if lr.DataBytes() != sr.DataBytes() {
+		t.Fatalf("loaded store counts %d data bytes, the original %d", lr.DataBytes(), sr.DataBytes())
 	}
 	// Timestamps continue past the restored ones, so ETags stay unique.
 	r, err := loaded.Write("One", Op{Kind: InsertOrReplace, Entity: ent("p", "000")})
@@ -642,11 +643,11 @@ func TestJournalReplayAndSnapshot(t *testing.T) {
 	// A damaged record is refused, never half-applied.
 	for i := range j.recs[5] {
 		bad := append([]byte(nil), j.recs[5][:i]...)
-		if err := New(Options{}).Replay(bad, Place{}); err == nil && i > 0 {
+		if _, r := NewDurable(Options{}); r.Replay(bad, Place{}) == nil && i > 0 {
 			t.Fatalf("truncated record (%d bytes) accepted", i)
 		}
 	}
-	if err := New(Options{}).Load(bytes.NewReader(snap.Bytes()[:snap.Len()/2]), Place{}); err == nil {
+	if _, r := NewDurable(Options{}); r.Load(bytes.NewReader(snap.Bytes()[:snap.Len()/2]), Place{}) == nil {
 		t.Fatal("truncated snapshot loaded")
 	}
 }
@@ -744,11 +745,11 @@ func TestKeyLengths(t *testing.T) {
 func checkDataBytes(t *testing.T, s *Store) {
 	t.Helper()
 	var sum int64
-	s.tree.Scan(func(it item) bool {
-		sum += it.size()
+	s.tree.Scan(func(it keyspace.Item) bool {
+		sum += it.Size()
 		return true
 	})
-	if sum == 0 || s.DataBytes() != sum {
-		t.Fatalf("the store counts %d data bytes; its entities hold %d", s.DataBytes(), sum)
+	if data := (&Recovery{s}).DataBytes(); sum == 0 || data != sum {
+		t.Fatalf("the store counts %d data bytes; its entities hold %d", data, sum)
 	}
 }

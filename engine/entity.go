@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/keyspace"
 )
 
 // Property is one named, typed value of an entity.
@@ -97,4 +98,39 @@ func ETagOf(ticks int64) string {
 // sortProperties orders props by name, the order Property relies on.
 func sortProperties(props []Property) {
 	slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// encodeEntity returns the stored form of e with the given timestamp. The
+// properties must already be sorted and validated.
+func encodeEntity(e *Entity, ticks int64) string {
+	text := 0
+	for i := range e.Properties {
+		text += len(e.Properties[i].Name) + len(e.Properties[i].Value.Str())
+	}
+	enc := keyspace.NewEncoder(ticks, e.PartitionKey, e.RowKey, len(e.Properties), text)
+	for i := range e.Properties {
+		enc.Property(e.Properties[i].Name, e.Properties[i].Value)
+	}
+	return enc.Finish()
+}
+
+// decodeEntity rebuilds an Entity from its stored form. Its strings share
+// the encoding's memory.
+func decodeEntity(enc string) (*Entity, error) {
+	d := keyspace.NewDecoder(enc)
+	ticks, pk, rk, n, ok := d.Header()
+	if !ok {
+		return nil, keyspace.ErrCorrupt
+	}
+	e := &Entity{PartitionKey: pk, RowKey: rk, Timestamp: ticks}
+	if n > 0 {
+		e.Properties = make([]Property, n)
+		for i := range e.Properties {
+			e.Properties[i].Name, e.Properties[i].Value = d.Property()
+		}
+	}
+	if err := d.End(); err != nil {
+		return nil, err
+	}
+	return e, nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/tablelab/tablelab/engine/internal/keyspace"
 	"github.com/tablelab/tablelab/engine/odata"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
@@ -15,7 +16,7 @@ func (s *Store) Get(tableName, pk, rk string) (*Entity, error) {
 		s.mu.RUnlock()
 		return nil, svcerr.New(svcerr.TableNotFound)
 	}
-	it, ok := s.tree.Get(keyItem(t.id, pk, rk))
+	it, ok := s.tree.Get(keyspace.Key(t.id, pk, rk))
 	if !ok {
 		s.mu.RUnlock()
 		return nil, svcerr.New(svcerr.ResourceNotFound)
@@ -111,7 +112,7 @@ func pageSize(top int) (int, error) {
 
 // bounds is the stretch of one table's keyspace a query walks.
 type bounds struct {
-	start      item // first key that may match
+	start      keyspace.Item // first key that may match
 	startPK    string
 	partition  bool // the walk stays in startPK
 	pkHi, rkHi string
@@ -131,7 +132,7 @@ func boundsOf(id uint32, p odata.Plan) bounds {
 	var startRK string
 	if pki.Empty {
 		b.empty = true
-		b.start = keyItem(id, "", "")
+		b.start = keyspace.Key(id, "", "")
 		return b
 	}
 	if pki.HasLo {
@@ -153,26 +154,26 @@ func boundsOf(id uint32, p odata.Plan) bounds {
 			b.hasRKHi, b.rkHi, b.rkHiIncl = true, rki.Hi, rki.HiInclusive
 		}
 	}
-	b.start = keyItem(id, b.startPK, startRK)
+	b.start = keyspace.Key(id, b.startPK, startRK)
 	return b
 }
 
 // past reports whether the walk has gone beyond the bounds.
-func (b *bounds) past(it item) bool {
-	if it.table != b.start.table {
+func (b *bounds) past(it keyspace.Item) bool {
+	if it.Table != b.start.Table {
 		return true
 	}
 	if b.partition {
-		if it.pk() != b.startPK {
+		if it.PK() != b.startPK {
 			return true
 		}
-		rk := it.rk()
+		rk := it.RK()
 		return b.hasRKHi && (rk > b.rkHi || rk == b.rkHi && !b.rkHiIncl)
 	}
 	if !b.hasPKHi {
 		return false
 	}
-	pk := it.pk()
+	pk := it.PK()
 	if pk == b.inside {
 		return false
 	}
@@ -222,14 +223,14 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	}
 	point := b.start
 	if q.After != nil {
-		after := keyItem(id, q.After.PartitionKey, q.After.RowKey)
-		if less(b.start, after) {
+		after := keyspace.Key(id, q.After.PartitionKey, q.After.RowKey)
+		if keyspace.Less(b.start, after) {
 			b.start = after
 		}
 	}
 	if r := q.Range; r != nil && r.StartPartitionKey != "" {
-		rs := keyItem(id, r.StartPartitionKey, r.StartRowKey)
-		if less(b.start, rs) {
+		rs := keyspace.Key(id, r.StartPartitionKey, r.StartRowKey)
+		if keyspace.Less(b.start, rs) {
 			b.start = rs
 		}
 	}
@@ -248,7 +249,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 		}
 		if ok {
 			page.Plan.Examined = 1
-			if q.Range.Contains(it.pk(), it.rk()) && (f == nil || f.Match(&encodedRecord{enc: enc, props: headLen(it)})) {
+			if q.Range.Contains(it.PK(), it.RK()) && (f == nil || f.Match(&keyspace.Record{Enc: enc, Props: it.HeadLen()})) {
 				if err := page.add(enc); err != nil {
 					return Page{}, err
 				}
@@ -260,36 +261,36 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	tree, release := s.snapshot()
 	defer release()
 	var walkErr error
-	rec := &encodedRecord{}
-	vr := valueReader{s: s}
+	rec := &keyspace.Record{}
+	vr := keyspace.ValueReader{Files: s.values}
 	lastMatched := false
-	tree.Ascend(b.start, func(it item) bool {
-		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.pk() > q.Range.EndPartitionKey {
+	tree.Ascend(b.start, func(it keyspace.Item) bool {
+		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.PK() > q.Range.EndPartitionKey {
 			return false
 		}
 		if len(page.Entities) == top || page.Plan.Examined == s.maxExamined {
-			page.Next = &Continuation{PartitionKey: it.pk(), RowKey: it.rk()}
+			page.Next = &Continuation{PartitionKey: it.PK(), RowKey: it.RK()}
 			return false
 		}
 		page.Plan.Examined++
-		if !q.Range.Contains(it.pk(), it.rk()) {
+		if !q.Range.Contains(it.PK(), it.RK()) {
 			return true
 		}
-		if f != nil && it.settled() {
+		if f != nil && it.Settled() {
 			// The residue decides, unless the filter reads a long value
 			// it leaves in the file.
-			rec.enc, rec.props, rec.deferred = it.enc, headLen(it), false
-			if !f.Match(rec) && !rec.deferred {
+			rec.Enc, rec.Props, rec.Deferred = it.Enc, it.HeadLen(), false
+			if !f.Match(rec) && !rec.Deferred {
 				lastMatched = false
 				return true
 			}
 		}
-		enc, err := vr.get(it)
+		enc, err := vr.Get(it)
 		if err != nil {
 			walkErr = internal(err)
 			return false
 		}
-		rec.enc, rec.props = enc, headLen(it)
+		rec.Enc, rec.Props = enc, it.HeadLen()
 		matched := f == nil || f.Match(rec)
 		if matched {
 			// The returned entity's strings point into the reader's
@@ -297,9 +298,9 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 			// a lone match takes a copy, so that a sparse filter does
 			// not cost a new buffer per read.
 			switch {
-			case !it.settled():
+			case !it.Settled():
 			case lastMatched:
-				vr.keep()
+				vr.Keep()
 			default:
 				enc = strings.Clone(enc)
 			}

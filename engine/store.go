@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/binary"
 	"strings"
 	"sync"
 	"time"
@@ -9,93 +8,8 @@ import (
 	"github.com/tidwall/btree"
 
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/keyspace"
 )
-
-// item is one entity in the keyspace: its encoding, which begins with its
-// keys (codec.go), and the keys' lengths, so that a comparison finds the
-// keys without decoding anything and touches no memory but theirs.
-//
-// An item holds one pointer. It held three (the keys as strings of their
-// own, into the same memory), and at a million entities the collector's
-// marking, which follows every pointer of every item, took close to a third of the
-// server's CPU under a point-read load.
-//
-// A settled item holds only the head of its encoding — Timestamp and
-// keys — followed by where the whole encoding lies in a file the store's
-// Values reads (values.go). The place rides in the string, not in fields
-// of the item, so that an item stays four words: the tree's nodes are
-// arrays of items, and an item of five made every lookup slower by a
-// fifth.
-type item struct {
-	enc          string
-	table        uint32
-	pkLen, rkLen uint32 // rkLen carries settledBit
-}
-
-// keyItem returns a search key: the item an entity with these keys would
-// be, its encoding no more than the keys.
-func keyItem(table uint32, pk, rk string) item {
-	b := make([]byte, 8, 8+2*binary.MaxVarintLen32+len(pk)+len(rk))
-	b = appendString(b, pk)
-	b = appendString(b, rk)
-	return item{enc: string(b), table: table, pkLen: uint32(len(pk)), rkLen: uint32(len(rk))}
-}
-
-// entityItem returns the item of an entity whose encoding is enc and
-// whose keys are pk and rk (as enc holds them).
-func entityItem(table uint32, enc, pk, rk string) item {
-	return item{enc: enc, table: table, pkLen: uint32(len(pk)), rkLen: uint32(len(rk))}
-}
-
-// pk returns the item's PartitionKey: a slice of its encoding. Every item,
-// search keys included, has the encoding's header, so there is no empty
-// case to test on this path, which every comparison takes.
-func (it item) pk() string {
-	o := 9 // eight bytes of timestamp, one of length: keys under 128 bytes
-	if it.pkLen >= 1<<7 {
-		o = 8 + uvarintLen(it.pkLen)
-	}
-	return it.enc[o : o+int(it.pkLen)]
-}
-
-// rk returns the item's RowKey.
-func (it item) rk() string {
-	o := 10 + int(it.pkLen) // timestamp, length, PartitionKey, length
-	n := it.rkLen &^ settledBit
-	if it.pkLen >= 1<<7 || n >= 1<<7 {
-		o = 8 + uvarintLen(it.pkLen) + int(it.pkLen) + uvarintLen(n)
-	}
-	return it.enc[o : o+int(n)]
-}
-
-// uvarintLen is the length of n written as a uvarint.
-func uvarintLen(n uint32) int {
-	switch {
-	case n < 1<<7:
-		return 1
-	case n < 1<<14:
-		return 2
-	case n < 1<<21:
-		return 3
-	case n < 1<<28:
-		return 4
-	}
-	return 5
-}
-
-// less orders the keyspace: table, then PartitionKey, then RowKey, each by
-// ordinal bytes — the order the service returns query results in.
-func less(a, b item) bool {
-	if a.table != b.table {
-		return a.table < b.table
-	}
-	// One three-way comparison per key: != followed by < would read
-	// equal-length keys twice.
-	if c := strings.Compare(a.pk(), b.pk()); c != 0 {
-		return c < 0
-	}
-	return a.rk() < b.rk()
-}
 
 // table is one entry of the catalogue.
 type table struct {
@@ -134,7 +48,7 @@ type Store struct {
 	maxExamined int
 
 	mu        sync.RWMutex
-	tree      *btree.BTreeG[item]
+	tree      *btree.BTreeG[keyspace.Item]
 	byName    map[string]*table // exact name as created
 	byLower   map[string]*table // lower-cased name
 	names     []string          // table names in listing order
@@ -153,7 +67,7 @@ func New(opts Options) *Store {
 		journal:     opts.Journal,
 		values:      opts.Values,
 		maxExamined: opts.MaxExamined,
-		tree:        btree.NewBTreeGOptions(less, btree.Options{NoLocks: true}),
+		tree:        btree.NewBTreeGOptions(keyspace.Less, btree.Options{NoLocks: true}),
 		byName:      make(map[string]*table),
 		byLower:     make(map[string]*table),
 		nextID:      1,
@@ -192,7 +106,7 @@ func (s *Store) nextTicks() int64 {
 // and a release to call when done with it, which lets go of the files its
 // settled items point into. Copying is O(1): the tree's nodes are shared
 // until a writer changes one.
-func (s *Store) snapshot() (*btree.BTreeG[item], func()) {
+func (s *Store) snapshot() (*btree.BTreeG[keyspace.Item], func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tree.Copy(), s.pin()
@@ -205,6 +119,37 @@ func (s *Store) pin() func() {
 		return func() {}
 	}
 	return s.values.Pin()
+}
+
+// Now returns the time on the store's clock. Hosts hand it down to
+// everything else that reads a clock (the protocol's Date headers, the
+// authentication's clock skew and SAS expiry), so that a test or an
+// example that moves the store's clock moves them all.
+func (s *Store) Now() time.Time { return s.now() }
+
+// set puts it in the tree, keeping the count of data bytes. Callers hold
+// mu for writing.
+func (s *Store) set(it keyspace.Item) (keyspace.Item, bool) {
+	prev, replaced := s.tree.Set(it)
+	s.dataBytes += it.Size()
+	if replaced {
+		s.dataBytes -= prev.Size()
+	}
+	return prev, replaced
+}
+
+// remove deletes the item with it's keys from the tree, keeping the count
+// of data bytes. Callers hold mu for writing.
+func (s *Store) remove(it keyspace.Item) {
+	if prev, ok := s.tree.Delete(it); ok {
+		s.dataBytes -= prev.Size()
+	}
+}
+
+// load returns the whole encoding of it, read from its file when it is
+// settled. Callers hold mu or a pin.
+func (s *Store) load(it keyspace.Item) (string, error) {
+	return keyspace.Read(s.values, it)
 }
 
 // Len returns the number of entities in all tables.

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"sort"
-
-	"github.com/tidwall/btree"
 	"strings"
 
+	"github.com/tidwall/btree"
+
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/keyspace"
 	"github.com/tablelab/tablelab/engine/odata"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
@@ -56,7 +57,7 @@ func (s *Store) CreateTable(name string) error {
 	t := &table{id: s.nextID, name: strings.Clone(name)}
 	s.nextID++
 	s.addTable(t)
-	w := s.journalAppend(func() []byte { return encodeCreateTable(t) })
+	w := s.journalAppend(func() []byte { return keyspace.AppendCreateTable(nil, t.id, t.name) })
 	s.mu.Unlock()
 	return s.wait(w)
 }
@@ -74,7 +75,7 @@ func (s *Store) DeleteTable(name string) error {
 		return svcerr.New(svcerr.ResourceNotFound)
 	}
 	s.dropTable(t)
-	w := s.journalAppend(func() []byte { return encodeDeleteTable(t) })
+	w := s.journalAppend(func() []byte { return keyspace.AppendDeleteTable(nil, t.id) })
 	s.mu.Unlock()
 	return s.wait(w)
 }
@@ -112,13 +113,13 @@ func (s *Store) dropTable(t *table) {
 	}
 	s.names = names
 	// Table ids are never reused, so the id's whole range is this table's.
-	lo := keyItem(t.id, "", "")
-	hi := keyItem(t.id+1, "", "")
-	s.tree.Ascend(lo, func(it item) bool {
-		if it.table != t.id {
+	lo := keyspace.Key(t.id, "", "")
+	hi := keyspace.Key(t.id+1, "", "")
+	s.tree.Ascend(lo, func(it keyspace.Item) bool {
+		if it.Table != t.id {
 			return false
 		}
-		s.dataBytes -= it.size()
+		s.dataBytes -= it.Size()
 		return true
 	})
 	s.tree.DeleteRange(lo, hi, &btree.DeleteRangeOptions{NoReturn: true})

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/tablelab/tablelab/engine/internal/keyspace"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -147,7 +148,7 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 		return s.put(t, ops[0])
 	}
 	results := make([]Result, len(ops))
-	changes := make([]change, len(ops))
+	changes := make([]keyspace.Change, len(ops))
 	// Each operation touches a different entity, so each can be decided
 	// against the tree as it is; nothing changes until all have passed.
 	for i, op := range ops {
@@ -159,13 +160,13 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 		changes[i], results[i] = c, r
 	}
 	for _, c := range changes {
-		if c.put {
-			s.set(entityItem(t.id, c.enc, c.pk, c.rk))
+		if c.Put {
+			s.set(keyspace.ItemOf(t.id, c.Enc, c.PK, c.RK))
 		} else {
-			s.remove(keyItem(t.id, c.pk, c.rk))
+			s.remove(keyspace.Key(t.id, c.PK, c.RK))
 		}
 	}
-	w := s.journalAppend(func() []byte { return encodeWrite(t.id, changes) })
+	w := s.journalAppend(func() []byte { return keyspace.AppendWrite(nil, t.id, changes) })
 	s.mu.Unlock()
 	if err := s.wait(w); err != nil {
 		return nil, err
@@ -182,15 +183,16 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 	ticks := s.nextTicks()
 	e.Timestamp = ticks
 	enc := encodeEntity(e, ticks)
-	r := reader{s: enc}
-	_, pk, rk, _ := r.header()
-	it := entityItem(t.id, enc, pk, rk)
+	_, pk, rk, _ := keyspace.Header(enc)
+	it := keyspace.ItemOf(t.id, enc, pk, rk)
 	if prev, replaced := s.set(it); replaced && op.Kind == Insert {
 		s.set(prev)
 		s.mu.Unlock()
 		return nil, svcerr.New(svcerr.EntityAlreadyExists)
 	}
-	w := s.journalAppend(func() []byte { return encodeWrite(t.id, []change{{put: true, pk: pk, rk: rk, enc: enc}}) })
+	w := s.journalAppend(func() []byte {
+		return keyspace.AppendWrite(nil, t.id, []keyspace.Change{{Put: true, PK: pk, RK: rk, Enc: enc}})
+	})
 	s.mu.Unlock()
 	if err := s.wait(w); err != nil {
 		return nil, err
@@ -200,39 +202,39 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 
 // decide works out what one operation changes, checking its preconditions
 // against the current state. Callers hold mu for writing.
-func (s *Store) decide(t *table, op Op) (change, Result, error) {
+func (s *Store) decide(t *table, op Op) (keyspace.Change, Result, error) {
 	e := op.Entity
-	key := keyItem(t.id, e.PartitionKey, e.RowKey)
+	key := keyspace.Key(t.id, e.PartitionKey, e.RowKey)
 	cur, exists := s.tree.Get(key)
 	switch op.Kind {
 	case Insert:
 		if exists {
-			return change{}, Result{}, svcerr.New(svcerr.EntityAlreadyExists)
+			return keyspace.Change{}, Result{}, svcerr.New(svcerr.EntityAlreadyExists)
 		}
 	case Replace, Merge, Delete:
 		if !exists {
-			return change{}, Result{}, svcerr.New(svcerr.ResourceNotFound)
+			return keyspace.Change{}, Result{}, svcerr.New(svcerr.ResourceNotFound)
 		}
-		if op.IfMatch != "" && op.IfMatch != "*" && op.IfMatch != ETagOf(encodedTicks(cur.enc)) {
-			return change{}, Result{}, svcerr.New(svcerr.UpdateConditionNotSatisfied)
+		if op.IfMatch != "" && op.IfMatch != "*" && op.IfMatch != ETagOf(cur.Ticks()) {
+			return keyspace.Change{}, Result{}, svcerr.New(svcerr.UpdateConditionNotSatisfied)
 		}
 	}
 	if op.Kind == Delete {
-		return change{pk: cur.pk(), rk: cur.rk()}, Result{}, nil
+		return keyspace.Change{PK: cur.PK(), RK: cur.RK()}, Result{}, nil
 	}
 	next := e
 	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
 		enc, err := s.load(cur)
 		if err != nil {
-			return change{}, Result{}, internal(err)
+			return keyspace.Change{}, Result{}, internal(err)
 		}
 		old, err := decodeEntity(enc)
 		if err != nil {
-			return change{}, Result{}, internal(err)
+			return keyspace.Change{}, Result{}, internal(err)
 		}
 		next = &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: mergeProperties(old.Properties, e.Properties)}
 		if err := validateEntity(next); err != nil {
-			return change{}, Result{}, err
+			return keyspace.Change{}, Result{}, err
 		}
 	}
 	// The keys of a new encoding are cloned so the tree never holds on to
@@ -240,9 +242,8 @@ func (s *Store) decide(t *table, op Op) (change, Result, error) {
 	ticks := s.nextTicks()
 	next.Timestamp = ticks
 	enc := encodeEntity(next, ticks)
-	r := reader{s: enc}
-	_, pk, rk, _ := r.header()
-	return change{put: true, pk: pk, rk: rk, enc: enc}, Result{Entity: next}, nil
+	_, pk, rk, _ := keyspace.Header(enc)
+	return keyspace.Change{Put: true, PK: pk, RK: rk, Enc: enc}, Result{Entity: next}, nil
 }
 
 // mergeProperties merges two name-sorted property lists; upd wins.
@@ -264,12 +265,6 @@ func mergeProperties(old, upd []Property) []Property {
 		}
 	}
 	return out
-}
-
-// encodedTicks reads the Timestamp of a stored encoding.
-func encodedTicks(enc string) int64 {
-	r := reader{s: enc}
-	return int64(r.u64())
 }
 
 // validIfMatch checks the form of an If-Match condition: "*", or an ETag

@@ -1,4 +1,4 @@
-package engine
+package keyspace
 
 import (
 	"encoding/binary"
@@ -30,10 +30,19 @@ import (
 // the CPU of serving a partition. Encodings written without the bit (by
 // earlier builds) read the same, only slower.
 
-var errCorrupt = errors.New("engine: corrupt entity encoding")
+// ErrCorrupt is the failure to read a damaged encoding or record.
+var ErrCorrupt = errors.New("engine: corrupt entity encoding")
 
 // plainBit marks, in a String's kind byte, text that needs no escaping.
 const plainBit = 0x80
+
+// The names of the system properties, which a filter may read from an
+// encoding's head.
+const (
+	partitionKeyName = "PartitionKey"
+	rowKeyName       = "RowKey"
+	timestampName    = "Timestamp"
+)
 
 // splitKind reads a stored kind byte: the kind, and whether it carries
 // plainBit. Only a String may carry it; on anything else the encoding is
@@ -45,35 +54,27 @@ func splitKind(b byte) (edm.Kind, bool) {
 	return edm.Kind(b), false
 }
 
-// encodeEntity returns the stored form of e with the given timestamp. The
-// properties must already be sorted and validated.
-func encodeEntity(e *Entity, ticks int64) string {
-	n := 8 + 2*binary.MaxVarintLen32 + len(e.PartitionKey) + len(e.RowKey) + binary.MaxVarintLen32
-	for i := range e.Properties {
-		p := &e.Properties[i]
-		n += binary.MaxVarintLen32 + len(p.Name) + 1 + binary.MaxVarintLen32 + 8 + len(p.Value.Str())
-	}
+// Encoder writes the encoding of one entity, allocated once.
+type Encoder struct{ b []byte }
+
+// NewEncoder starts the encoding of an entity with the given Timestamp,
+// keys and number of properties. text is the total length of the
+// properties' names and string values, so that the encoding is allocated
+// once.
+func NewEncoder(ticks int64, pk, rk string, count, text int) Encoder {
+	n := 8 + 3*binary.MaxVarintLen32 + len(pk) + len(rk) + count*(2*binary.MaxVarintLen32+1+8) + text
 	b := make([]byte, 0, n)
 	b = binary.LittleEndian.AppendUint64(b, uint64(ticks))
-	b = appendString(b, e.PartitionKey)
-	b = appendString(b, e.RowKey)
-	b = binary.AppendUvarint(b, uint64(len(e.Properties)))
-	for i := range e.Properties {
-		b = appendProperty(b, &e.Properties[i])
-	}
-	// b is never written again, so the string can share its memory (as
-	// strings.Builder does), saving a copy of every entity written.
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	b = appendString(b, pk)
+	b = appendString(b, rk)
+	b = binary.AppendUvarint(b, uint64(count))
+	return Encoder{b: b}
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-func appendProperty(b []byte, p *Property) []byte {
-	b = appendString(b, p.Name)
-	v := p.Value
+// Property appends one property. Properties come sorted by name, and as
+// many as NewEncoder was told.
+func (e *Encoder) Property(name string, v edm.Value) {
+	b := appendString(e.b, name)
 	if v.Kind() == edm.String && edm.IsPlain(v.Str()) {
 		b = append(b, byte(edm.String)|plainBit)
 	} else {
@@ -97,7 +98,82 @@ func appendProperty(b []byte, p *Property) []byte {
 			b = append(b, 0)
 		}
 	}
-	return b
+	e.b = b
+}
+
+// Finish returns the encoding. The Encoder must not be used again.
+func (e *Encoder) Finish() string {
+	// b is never written again, so the string can share its memory (as
+	// strings.Builder does), saving a copy of every entity written.
+	return unsafe.String(unsafe.SliceData(e.b), len(e.b))
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// Decoder reads an entity back from its encoding: Header, then Property
+// as many times as Header counted, then End. The strings it returns share
+// the encoding's memory.
+type Decoder struct{ r reader }
+
+// NewDecoder returns a Decoder of enc.
+func NewDecoder(enc string) Decoder { return Decoder{r: reader{s: enc}} }
+
+// Header reads the Timestamp, the keys and the number of properties. It
+// reports false when the encoding is damaged.
+func (d *Decoder) Header() (ticks int64, pk, rk string, count int, ok bool) {
+	ticks, pk, rk, count = d.r.header()
+	return ticks, pk, rk, count, !d.r.err
+}
+
+// Property reads the next property.
+func (d *Decoder) Property() (name string, v edm.Value) {
+	name = d.r.str()
+	kind, plain := splitKind(d.r.byte1())
+	return name, d.r.value(kind, plain)
+}
+
+// End reports ErrCorrupt when anything read was damaged or the encoding
+// goes on past the last property.
+func (d *Decoder) End() error {
+	if d.r.err || d.r.off != len(d.r.s) {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// Header returns the Timestamp and keys of an encoding.
+func Header(enc string) (ticks int64, pk, rk string, ok bool) {
+	r := reader{s: enc}
+	ticks, pk, rk, _ = r.header()
+	return ticks, pk, rk, !r.err
+}
+
+// Ticks returns the Timestamp of an encoding, or of a settled item's
+// head.
+func Ticks(enc string) int64 {
+	r := reader{s: enc}
+	return int64(r.u64())
+}
+
+// Valid reports whether enc is a whole encoding: a head, then properties
+// of Edm kinds only (no residue's deferred ones), then nothing.
+func Valid(enc string) bool {
+	r := reader{s: enc}
+	_, _, _, n := r.header()
+	for i := 0; i < n && !r.err; i++ {
+		r.str()
+		kind, _ := splitKind(r.byte1())
+		switch kind {
+		case edm.String, edm.Binary, edm.Guid, edm.Int32, edm.Int64, edm.DateTime, edm.Double, edm.Boolean:
+		default:
+			return false
+		}
+		r.skip(kind)
+	}
+	return !r.err && r.off == len(enc)
 }
 
 // reader walks an encoding. Every method checks bounds: snapshots and log
@@ -208,61 +284,57 @@ func (r *reader) header() (ticks int64, pk, rk string, count int) {
 	return ticks, pk, rk, int(n)
 }
 
-// decodeEntity rebuilds an Entity from its stored form. Its strings share
-// the encoding's memory.
-func decodeEntity(enc string) (*Entity, error) {
-	r := reader{s: enc}
-	ticks, pk, rk, n := r.header()
-	if r.err {
-		return nil, errCorrupt
-	}
-	e := &Entity{PartitionKey: pk, RowKey: rk, Timestamp: ticks}
-	if n > 0 {
-		e.Properties = make([]Property, n)
-		for i := range e.Properties {
-			name := r.str()
-			kind, plain := splitKind(r.byte1())
-			e.Properties[i] = Property{Name: name, Value: r.value(kind, plain)}
+func (r *reader) skip(kind edm.Kind) {
+	switch kind {
+	case edm.String, edm.Binary, edm.Guid:
+		n := r.uvarint()
+		if n > uint64(len(r.s)-r.off) {
+			r.err = true
+			return
 		}
+		r.off += int(n)
+	case edm.Int32:
+		r.fixed(4)
+	case edm.Boolean:
+		r.fixed(1)
+	case deferredKind: // a residue's: the value is elsewhere
+	default:
+		r.fixed(8)
 	}
-	if r.err || r.off != len(enc) {
-		return nil, errCorrupt
-	}
-	return e, nil
 }
 
-// encodedRecord lets a filter read an entity straight from its encoding,
-// so a scan decodes only the entities it returns. A scan reuses one
-// encodedRecord for every entity it examines: a pointer in an interface
-// costs no allocation, a string would cost one per entity.
-type encodedRecord struct {
-	enc string
-	// props is where the property count starts, when the caller knows
-	// the keys' lengths; zero means read past the keys.
-	props int
-	// deferred is set when the filter asked for a property whose value
+// Record lets a filter read an entity straight from its encoding, so a
+// scan decodes only the entities it returns. A scan reuses one Record for
+// every entity it examines: a pointer in an interface costs no
+// allocation, a string would cost one per entity.
+type Record struct {
+	Enc string
+	// Props is where the property count starts, when the caller knows
+	// the keys' lengths (Item.HeadLen); zero means read past the keys.
+	Props int
+	// Deferred is set when the filter asked for a property whose value
 	// a settled item's residue leaves in the file: the filter's answer
 	// then does not count, and the whole entity must be read.
-	deferred bool
+	Deferred bool
 }
 
 // Property implements odata.Record. It runs once per examined entity, so
 // it walks the encoding with single-byte lengths read inline and skips
 // the values of the properties it passes.
-func (er *encodedRecord) Property(name string) (edm.Value, bool) {
+func (er *Record) Property(name string) (edm.Value, bool) {
 	switch name {
-	case PartitionKeyName, RowKeyName, TimestampName:
-		r := reader{s: er.enc}
+	case partitionKeyName, rowKeyName, timestampName:
+		r := reader{s: er.Enc}
 		ticks, pk, rk, _ := r.header()
 		switch name {
-		case PartitionKeyName:
+		case partitionKeyName:
 			return edm.StringValue(pk), !r.err
-		case RowKeyName:
+		case rowKeyName:
 			return edm.StringValue(rk), !r.err
 		}
 		return edm.DateTimeTicks(ticks), !r.err
 	}
-	r := reader{s: er.enc, off: er.props}
+	r := reader{s: er.Enc, off: er.Props}
 	if r.off == 0 {
 		r.off = 8
 		r.skip(edm.String) // PartitionKey
@@ -298,7 +370,7 @@ func (er *encodedRecord) Property(name string) (edm.Value, bool) {
 		}
 		if c == 0 {
 			if kind == deferredKind {
-				er.deferred = true
+				er.Deferred = true
 				return edm.Value{}, false
 			}
 			v := r.value(kind, plain)
@@ -310,23 +382,4 @@ func (er *encodedRecord) Property(name string) (edm.Value, bool) {
 		r.skip(kind)
 	}
 	return edm.Value{}, false
-}
-
-func (r *reader) skip(kind edm.Kind) {
-	switch kind {
-	case edm.String, edm.Binary, edm.Guid:
-		n := r.uvarint()
-		if n > uint64(len(r.s)-r.off) {
-			r.err = true
-			return
-		}
-		r.off += int(n)
-	case edm.Int32:
-		r.fixed(4)
-	case edm.Boolean:
-		r.fixed(1)
-	case deferredKind: // a residue's: the value is elsewhere
-	default:
-		r.fixed(8)
-	}
 }
