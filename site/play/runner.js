@@ -29,8 +29,10 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * request instead of the SDK's own client (the browser hands them to the
  * engine worker); env.clientOptions, when given, are added to every
  * client's options (e.g. {allowInsecureConnection: true} for an http://
- * endpoint with an account key); env.onRequest(entry), when given, hears
- * of each request as it completes. The code sees every export of env.sdk as a global, with
+ * endpoint with an account key); env.onPrint(line) and
+ * env.onRequest(entry), when given, hear of each line printed and each
+ * request completed as it happens (a page shows them before the code ends,
+ * and keeps them if it has to stop the code). The code sees every export of env.sdk as a global, with
  * TableClient and TableServiceClient wrapped so that any client it makes
  * reports its requests here, plus print, console and connectionString.
  */
@@ -38,7 +40,9 @@ export async function run(code, env) {
   const lines = [];
   const requests = [];
   const print = (...values) => {
-    lines.push(values.map(formatValue).join(" "));
+    const line = values.map(formatValue).join(" ");
+    lines.push(line);
+    env.onPrint?.(line);
   };
   const captured = {
     log: print,

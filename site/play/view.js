@@ -1,0 +1,77 @@
+// Pieces of the page both the docs examples and the playground show: the
+// plan of each query and a reader's error as the SDK raised it.
+
+/** PLAN_LABELS names each plan class as the docs do. */
+export const PLAN_LABELS = {
+  point: "point",
+  range: "range",
+  "partition-scan": "partition scan",
+  "table-scan": "table scan",
+};
+
+/** el makes an element with a class and text. */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * planBadge is a plan class as a label with its colour: the text says the
+ * class, so the colour is never the only sign.
+ */
+export function planBadge(plan) {
+  const badge = el("span", `plan-badge plan-${/^[a-z-]+$/.test(plan) ? plan : "unknown"}`, PLAN_LABELS[plan] ?? plan);
+  return badge;
+}
+
+/**
+ * renderPlans lists each query's plan, with the entities it examined and
+ * returned, in the order the code made them. Each item carries data-plan,
+ * data-examined and data-returned for tests and styles.
+ */
+export function renderPlans(queries) {
+  const list = el("ol", "run-plans");
+  list.setAttribute("aria-label", "Query plans");
+  for (const q of queries) {
+    const item = el("li", "run-plan");
+    item.dataset.plan = q.plan;
+    item.dataset.examined = String(q.examined);
+    item.dataset.returned = String(q.returned);
+    item.append(planBadge(q.plan), ` examined ${q.examined.toLocaleString("en-US")} · returned ${q.returned.toLocaleString("en-US")}`);
+    const where = queryTarget(q.url);
+    if (where) item.append(el("code", "run-plan-target", where));
+    list.append(item);
+  }
+  return list;
+}
+
+/**
+ * queryTarget is the readable part of a request URL: the path after the
+ * account and the query options, without the SAS.
+ */
+export function queryTarget(url) {
+  try {
+    const u = new URL(url);
+    const path = decodeURIComponent(u.pathname.replace(/^\/[^/]+\//, ""));
+    const keep = [];
+    for (const [k, v] of u.searchParams) {
+      if (k.startsWith("$") || k.startsWith("Next")) keep.push(`${k}=${v}`);
+    }
+    return keep.length ? `${path}?${keep.join("&")}` : path;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * errorText says what went wrong as the SDK raised it: the error's name,
+ * and for a RestError the HTTP status, the service's code and message.
+ */
+export function errorText(error) {
+  let head = error.name || "Error";
+  if (error.statusCode !== undefined) head += ` ${error.statusCode}`;
+  if (error.code) head += ` ${error.code}`;
+  return `${head}: ${error.detail ?? error.message}`;
+}
