@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/auth"
@@ -135,7 +134,7 @@ func TestBadRequests(t *testing.T) {
 		t.Error("x-ms-client-request-id is echoed")
 	}
 	// Without credentials, and anonymous access off.
-	strict := NewServer(engine.New(engine.Options{}), Options{Now: func() time.Time { return time.Now() }})
+	strict := NewServer(engine.New(engine.Options{}), Options{})
 	r := &Request{Method: "GET", Target: "/devstoreaccount1/Tables", Host: "127.0.0.1:10002"}
 	if resp := strict.Serve(r); resp.Status != 403 || !strings.Contains(string(resp.Body), "AuthorizationFailure") {
 		t.Errorf("anonymous request: %d %s", resp.Status, resp.Body)

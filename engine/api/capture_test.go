@@ -128,7 +128,7 @@ func TestCapturedFlows(t *testing.T) {
 	} {
 		t.Run(flow.prefix, func(t *testing.T) {
 			var now time.Time
-			srv := NewServer(engine.New(engine.Options{}), Options{Now: func() time.Time { return now }})
+			srv := NewServer(engine.New(engine.Options{Now: func() time.Time { return now }}), Options{})
 			etags := map[string]string{} // recorded ETag → ours
 			for _, c := range loadCaptures(t, flow.prefix) {
 				now = c.date

@@ -36,8 +36,6 @@ type Options struct {
 	// Verifier authenticates requests. Nil means the development account
 	// with its well-known key, and no anonymous access.
 	Verifier *auth.Verifier
-	// Now is the clock for Date headers and error times; nil is time.Now.
-	Now func() time.Time
 	// NewID returns request ids; nil uses random UUIDs.
 	NewID func() string
 }
@@ -50,17 +48,20 @@ type Server struct {
 	newID    func() string
 }
 
-// NewServer returns a protocol server over store.
+// NewServer returns a protocol server over store. It reads the store's
+// clock — for Date headers, error times and authentication — so that
+// whoever sets the store's clock sets the server's. A nil store makes a
+// server that answers every request with an error, on the system clock.
 func NewServer(store *engine.Store, opts Options) *Server {
-	s := &Server{store: store, verifier: opts.Verifier, now: opts.Now, newID: opts.NewID}
-	if s.now == nil {
-		s.now = time.Now
+	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID}
+	if store != nil {
+		s.now = store.Now
 	}
 	if s.newID == nil {
 		s.newID = randomID
 	}
 	if s.verifier == nil {
-		s.verifier = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, Now: s.now}
+		s.verifier = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}}
 	}
 	return s
 }
@@ -155,6 +156,7 @@ func (c *call) serve() error {
 		Account:  rt.account,
 		Scheme:   c.req.Scheme,
 		RemoteIP: c.req.RemoteIP,
+		Now:      c.now,
 	}); err != nil {
 		return err
 	}

@@ -24,13 +24,13 @@ func header(h map[string]string) func(string) string {
 
 func verifier() *Verifier {
 	second := Account{Name: "second", Keys: [][]byte{[]byte("key-one"), []byte("key-two")}}
-	return &Verifier{Accounts: []Account{DevAccount(), second}, Now: func() time.Time { return now }}
+	return &Verifier{Accounts: []Account{DevAccount(), second}}
 }
 
 func signedRequest(account string, key []byte, date time.Time, path, query string) Request {
 	d := date.UTC().Format(time1123)
 	comp, _ := ParseQuery(query)
-	return Request{Method: "GET", RawPath: path, Query: query, Account: account, Scheme: "http",
+	return Request{Method: "GET", RawPath: path, Query: query, Account: account, Scheme: "http", Now: now,
 		Header: header(map[string]string{"x-ms-date": d, "Authorization": SignSharedKeyLite(account, key, d, path, comp.Get("comp"))})}
 }
 
@@ -83,7 +83,7 @@ func TestSharedKeyFull(t *testing.T) {
 	d := now.Format(time1123)
 	path := "/devstoreaccount1/people"
 	toSign := "POST\n\napplication/json\n" + d + "\n" + CanonicalResource(DevAccountName, path, "")
-	r := Request{Method: "POST", RawPath: path, Account: DevAccountName, Header: header(map[string]string{
+	r := Request{Method: "POST", RawPath: path, Account: DevAccountName, Now: now, Header: header(map[string]string{
 		"x-ms-date": d, "Content-Type": "application/json", "Authorization": "SharedKey devstoreaccount1:" + Sign(key, toSign)})}
 	if _, err := v.Verify(r); err != nil {
 		t.Fatalf("SharedKey refused: %v", err)
@@ -107,7 +107,7 @@ func TestAnonymous(t *testing.T) {
 }
 
 func sasRequest(table, query string) Request {
-	return Request{Method: "GET", RawPath: "/devstoreaccount1/" + table, Query: query, Account: DevAccountName, Scheme: "http", RemoteIP: "127.0.0.1"}
+	return Request{Method: "GET", RawPath: "/devstoreaccount1/" + table, Query: query, Account: DevAccountName, Scheme: "http", RemoteIP: "127.0.0.1", Now: now}
 }
 
 func TestTableSAS(t *testing.T) {

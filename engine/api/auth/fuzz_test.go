@@ -15,7 +15,7 @@ func FuzzVerify(f *testing.F) {
 	f.Add("SharedKey devstoreaccount1", "garbage", "/", "sig=%zz&se=x")
 	f.Fuzz(func(t *testing.T, authz, date, path, query string) {
 		v := verifier()
-		g, err := v.Verify(Request{Method: "GET", RawPath: path, Query: query, Account: DevAccountName, Scheme: "http", RemoteIP: "127.0.0.1",
+		g, err := v.Verify(Request{Method: "GET", RawPath: path, Query: query, Account: DevAccountName, Scheme: "http", RemoteIP: "127.0.0.1", Now: now,
 			Header: header(map[string]string{"Authorization": authz, "x-ms-date": date})})
 		if err == nil {
 			_ = g.Check(Read, "t", "a", "b")

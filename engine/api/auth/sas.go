@@ -41,7 +41,7 @@ func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 	if !signedBy(acct, toSign, q.Get("sig")) {
 		return Grant{}, failed("The signature does not match.")
 	}
-	now := v.now()
+	now := r.now()
 	if st := q.Get("st"); st != "" {
 		t, ok := parseSASTime(st)
 		if !ok {

@@ -28,6 +28,10 @@ type Request struct {
 	Scheme string
 	// RemoteIP is the client's address.
 	RemoteIP string
+	// Now is the time the request is judged at (clock skew, SAS start and
+	// expiry): the host's clock, read once for the request, so that one
+	// clock serves the whole request. The zero time means time.Now.
+	Now time.Time
 }
 
 // MaxClockSkew is how far a signed request's date may be from the
@@ -37,17 +41,16 @@ const MaxClockSkew = 15 * time.Minute
 // Verifier authenticates requests.
 type Verifier struct {
 	Accounts []Account
-	// Now is the clock; nil is time.Now.
-	Now func() time.Time
 	// AllowAnonymous grants requests without credentials full access.
 	AllowAnonymous bool
 }
 
-func (v *Verifier) now() time.Time {
-	if v.Now != nil {
-		return v.Now()
+// now is the time r is judged at.
+func (r *Request) now() time.Time {
+	if r.Now.IsZero() {
+		return time.Now()
 	}
-	return time.Now()
+	return r.Now
 }
 
 func (v *Verifier) account(name string) *Account {
@@ -114,7 +117,7 @@ func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values
 	if err != nil {
 		return Grant{}, failed("The request date is missing or malformed.")
 	}
-	if d := v.now().Sub(t); d > MaxClockSkew || d < -MaxClockSkew {
+	if d := r.now().Sub(t); d > MaxClockSkew || d < -MaxClockSkew {
 		return Grant{}, failed("The request date is more than 15 minutes from the server's time.")
 	}
 	resource := CanonicalResource(r.Account, r.RawPath, q.Get("comp"))
