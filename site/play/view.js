@@ -22,7 +22,7 @@ export function el(tag, className, text) {
  * class, so the colour is never the only sign.
  */
 export function planBadge(plan) {
-  const badge = el("span", `plan-badge plan-${/^[a-z-]+$/.test(plan) ? plan : "unknown"}`, PLAN_LABELS[plan] ?? plan);
+  const badge = el("span", `plan plan-badge plan-${/^[a-z-]+$/.test(plan) ? plan : "unknown"}`, PLAN_LABELS[plan] ?? plan);
   return badge;
 }
 

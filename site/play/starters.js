@@ -1,0 +1,107 @@
+// Starter programs for the playground. Each can run again on the kept
+// store: upserts rather than inserts, tables created if missing.
+
+/** STARTERS are {title, code} pairs, the first shown on a fresh visit. */
+export const STARTERS = [
+  {
+    title: "Point read, range, partition scan, table scan",
+    code: `// One table, keyed by region (PartitionKey) and customer id (RowKey).
+const customers = TableClient.fromConnectionString(connectionString, "Customers");
+await customers.createTable();
+
+const regions = ["emea", "apac", "amer"];
+for (const region of regions) {
+  const tx = new TableTransaction();
+  for (let i = 0; i < 40; i++) {
+    tx.upsertEntity({
+      partitionKey: region,
+      rowKey: "c" + String(i).padStart(3, "0"),
+      name: region.toUpperCase() + " customer " + i,
+      vip: i % 10 === 0,
+    }, "Replace");
+  }
+  await customers.submitTransaction(tx.actions);
+}
+
+// Both keys: a point read.
+const one = customers.listEntities({ queryOptions: {
+  filter: odata\`PartitionKey eq \${"apac"} and RowKey eq \${"c007"}\` } });
+for await (const c of one) print("point:", c.name);
+
+// One partition, a slice of its row keys: a range.
+let n = 0;
+const slice = customers.listEntities({ queryOptions: {
+  filter: odata\`PartitionKey eq \${"emea"} and RowKey ge \${"c010"} and RowKey lt \${"c015"}\` } });
+for await (const c of slice) n++;
+print("range:", n, "customers");
+
+// One partition, a property filter: the whole partition is read.
+const vipsInAmer = customers.listEntities({ queryOptions: {
+  filter: odata\`PartitionKey eq \${"amer"} and vip eq true\` } });
+for await (const c of vipsInAmer) print("partition scan:", c.rowKey);
+
+// No key at all: every entity of the table is examined.
+let vips = 0;
+for await (const c of customers.listEntities({ queryOptions: { filter: "vip eq true" } })) vips++;
+print("table scan:", vips, "VIPs");
+`,
+  },
+  {
+    title: "Orders by date: a key design for ranges",
+    code: `// Row keys that sort by date make "orders of a month" a range.
+const orders = TableClient.fromConnectionString(connectionString, "Orders");
+await orders.createTable();
+
+const tx = new TableTransaction();
+for (let day = 1; day <= 60; day++) {
+  const date = new Date(Date.UTC(2026, 0, day)).toISOString().slice(0, 10);
+  tx.upsertEntity({ partitionKey: "customer-42", rowKey: date, total: day * 3.5 }, "Replace");
+}
+// A transaction holds at most 100 operations, all in one partition.
+await orders.submitTransaction(tx.actions);
+
+let sum = 0;
+const february = orders.listEntities({ queryOptions: {
+  filter: odata\`PartitionKey eq \${"customer-42"} and RowKey ge \${"2026-02"} and RowKey lt \${"2026-03"}\` } });
+for await (const o of february) sum += o.total;
+print("February total:", sum);
+`,
+  },
+  {
+    title: "ETags and optimistic concurrency",
+    code: `const stock = TableClient.fromConnectionString(connectionString, "Stock");
+await stock.createTable();
+await stock.upsertEntity({ partitionKey: "shelf-1", rowKey: "apples", count: 10 }, "Replace");
+
+const seen = await stock.getEntity("shelf-1", "apples");
+// Someone else changes the entity after we read it...
+await stock.updateEntity({ partitionKey: "shelf-1", rowKey: "apples", count: 9 }, "Merge");
+// ...so our write, conditional on the ETag we read, is refused.
+try {
+  await stock.updateEntity({ ...seen, count: seen.count - 1 }, "Merge", { etag: seen.etag });
+} catch (e) {
+  print(e.name, e.statusCode, e.details?.odataError?.code);
+}
+print("count now:", (await stock.getEntity("shelf-1", "apples")).count);
+`,
+  },
+  {
+    title: "Pages and continuation tokens",
+    code: `const events = TableClient.fromConnectionString(connectionString, "Events");
+await events.createTable();
+for (let b = 0; b < 3; b++) {
+  const tx = new TableTransaction();
+  for (let i = 0; i < 50; i++) {
+    tx.upsertEntity({ partitionKey: "day-1", rowKey: String(b * 50 + i).padStart(4, "0") }, "Replace");
+  }
+  await events.submitTransaction(tx.actions);
+}
+
+// Each page is one request; the SDK follows the continuation token.
+let page = 0;
+for await (const p of events.listEntities().byPage({ maxPageSize: 40 })) {
+  print("page", ++page, "has", p.length, "entities");
+}
+`,
+  },
+];
