@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -30,11 +31,22 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	err := run(os.Args[1:])
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		// -h asked for the flags, which the flag package has printed:
+		// that is a success.
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "tablelab:", err)
 		os.Exit(1)
 	}
 }
+
+// errUsage is a command line that does not parse; the flag package has
+// said why and printed the flags.
+var errUsage = errors.New("usage")
 
 type config struct {
 	tableAddr string
@@ -60,8 +72,15 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Table service on http://%s/devstoreaccount1 (see README.md).\n\n", "127.0.0.1:10002")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errUsage
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
@@ -117,12 +136,11 @@ func run(args []string) error {
 		defer stopTighten()
 	}
 
-	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, Now: time.Now, AllowAnonymous: cfg.loose}})
-	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
-	if !cfg.quiet {
-		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, next) }
+	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose}})
+	if cfg.quiet {
+		logger = nil
 	}
-	httpSrv := apifasthttp.NewServer(srv, apifasthttp.Config{}, wrap)
+	httpSrv := frontEnd(srv, apifasthttp.Config{}, logger)
 
 	ln, err := net.Listen("tcp", cfg.tableAddr)
 	if err != nil {
@@ -184,17 +202,36 @@ func tightenHeap() (stop func()) {
 // counts too.
 const nonHeapAllowance = 32 << 20
 
-// logRequests logs each request with its status, time and query plan.
+// frontEnd is the HTTP server over srv; with a logger, it logs every
+// request, those refused before the handler included.
+func frontEnd(srv *api.Server, c apifasthttp.Config, logger *log.Logger) *fasthttp.Server {
+	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
+	if logger != nil {
+		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, next) }
+	}
+	return apifasthttp.NewServer(srv, c, wrap)
+}
+
+// logRequests logs each request with its status, time and query plan,
+// and a request refused before the handler with the reason; "- -"
+// stands for the method and target of a request line that did not
+// parse.
 func logRequests(logger *log.Logger, next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
 		next(ctx)
 		h := &ctx.Response.Header
-		plan := ""
+		method, target, note := string(ctx.Method()), string(ctx.RequestURI()), ""
 		if p := h.Peek("X-Tablelab-Plan"); len(p) > 0 {
-			plan = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, h.Peek("X-Tablelab-Examined"), h.Peek("X-Tablelab-Returned"))
+			note = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, h.Peek("X-Tablelab-Examined"), h.Peek("X-Tablelab-Returned"))
 		}
-		logger.Printf("%s %s %d %s%s", ctx.Method(), ctx.RequestURI(), ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), plan)
+		if r := apifasthttp.RefusalOf(ctx); r != nil {
+			if r.Unparsed {
+				method, target = "-", "-"
+			}
+			note = fmt.Sprintf(" refused: %v", r.Err)
+		}
+		logger.Printf("%s %s %d %s%s", method, target, ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), note)
 	}
 }
 

@@ -1,12 +1,25 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"log"
 	"math"
+	"net"
+	"net/http"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/api/apifasthttp"
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/durable/persist"
 )
 
@@ -54,5 +67,96 @@ func TestHoldFlag(t *testing.T) {
 	}
 	if got := holdBytes(0); got >= 0 {
 		t.Fatalf("-hold-mib 0: %d", got)
+	}
+}
+
+// lockedBuffer is a log destination the test reads while the server
+// writes to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestRefusedRequestsAreLogged checks that a request the front end
+// refuses before the handler — a body over the limit (413), a request
+// line that does not parse (400) — has its line in the request log like
+// every other request.
+func TestRefusedRequestsAreLogged(t *testing.T) {
+	var logged lockedBuffer
+	srv := frontEnd(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}),
+		apifasthttp.Config{MaxBody: 1 << 10}, log.New(&logged, "", 0))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Shutdown()
+
+	for _, raw := range []string{
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\n\r\n",
+		"POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n" + strings.Repeat("x", 4096),
+		"NOT A REQUEST\r\n\r\n",
+	} {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Write([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%.14q: %v", raw, err)
+		}
+		resp.Body.Close()
+		c.Close()
+	}
+	lines := strings.Split(strings.TrimSpace(logged.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("log has %d lines, want one per request:\n%s", len(lines), logged.String())
+	}
+	for i, want := range []string{"GET /devstoreaccount1/Tables 200 ", "POST /devstoreaccount1/Tables 413 ", "- - 400 "} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("log line %d = %q, want it to hold %q", i, lines[i], want)
+		}
+		if refused := strings.Contains(lines[i], " refused: "); refused != (i > 0) {
+			t.Errorf("log line %d = %q: says refused %v, want %v", i, lines[i], refused, i > 0)
+		}
+	}
+}
+
+// TestHelpExitsZero runs the built server with -h: it prints the flags
+// and exits 0, while a flag it does not know is a usage error (exit 2).
+func TestHelpExitsZero(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server binary; skipped with -short")
+	}
+	_, bin := buildServer(t)
+	out, err := exec.Command(bin, "-h").CombinedOutput()
+	if err != nil {
+		t.Fatalf("tablelab -h: %v\n%s", err, out)
+	}
+	for _, flag := range []string{"-table-addr", "-data", "-memory", "-loose", "-hold-mib"} {
+		if !strings.Contains(string(out), flag) {
+			t.Errorf("tablelab -h does not print %s:\n%s", flag, out)
+		}
+	}
+	out, err = exec.Command(bin, "-no-such-flag").CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("tablelab -no-such-flag: %v, want exit status 2\n%s", err, out)
 	}
 }

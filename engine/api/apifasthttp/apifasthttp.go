@@ -165,6 +165,9 @@ func (p *pooledBody) Close() error {
 // own error format: a body over the limit is RequestBodyTooLarge (413), as
 // the service says it; anything else malformed is InvalidInput.
 func (h Handler) ServeError(ctx *fasthttp.RequestCtx, err error) {
+	// Before request(ctx): asking fasthttp for the method of a request
+	// whose first line did not parse makes it GET.
+	ctx.SetUserValue(refusalKey{}, &Refusal{Err: err, Unparsed: len(ctx.Request.Header.RawHeaders()) == 0})
 	req := request(ctx)
 	var e error
 	var small *fasthttp.ErrSmallBuffer
@@ -181,6 +184,25 @@ func (h Handler) ServeError(ctx *fasthttp.RequestCtx, err error) {
 	// The rest of the connection's bytes cannot be trusted to start a
 	// request.
 	ctx.SetConnectionClose()
+}
+
+// A Refusal is why the front end answered a request itself, before the
+// handler: a request log says so, and does not take fasthttp's defaults
+// (GET /) for the method and target of a request line that did not parse.
+type Refusal struct {
+	Err error
+	// Unparsed reports that the request line did not parse: the request
+	// has no method or target.
+	Unparsed bool
+}
+
+type refusalKey struct{}
+
+// RefusalOf returns why ctx's request was refused before the handler, or
+// nil if the handler answered it.
+func RefusalOf(ctx *fasthttp.RequestCtx) *Refusal {
+	r, _ := ctx.UserValue(refusalKey{}).(*Refusal)
+	return r
 }
 
 // linger reads and drops what the client is still sending of a body
@@ -232,7 +254,9 @@ type Config struct {
 }
 
 // NewServer returns a fasthttp server for the Table protocol.
-// wrap, when not nil, wraps the handler (to log requests, say).
+// wrap, when not nil, wraps the handler (to log requests, say), and also
+// the answer to a request refused before the handler (a body over the
+// limit, a malformed request line), so that a log sees every request.
 func NewServer(srv *api.Server, c Config, wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler) *fasthttp.Server {
 	h := Handler{Server: srv, bufs: new(sync.Pool)}
 	if c.MaxBody <= 0 {
@@ -245,12 +269,16 @@ func NewServer(srv *api.Server, c Config, wrap func(fasthttp.RequestHandler) fas
 		c.IdleTimeout = 2 * time.Minute
 	}
 	var handler fasthttp.RequestHandler = h.Serve
+	serveError := h.ServeError
 	if wrap != nil {
 		handler = wrap(handler)
+		serveError = func(ctx *fasthttp.RequestCtx, err error) {
+			wrap(func(ctx *fasthttp.RequestCtx) { h.ServeError(ctx, err) })(ctx)
+		}
 	}
 	return &fasthttp.Server{
 		Handler:               handler,
-		ErrorHandler:          h.ServeError,
+		ErrorHandler:          serveError,
 		Name:                  "tablelab",
 		NoDefaultServerHeader: true,
 		// Header names go out as the core spells them, as the service

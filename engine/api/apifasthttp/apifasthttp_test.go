@@ -323,3 +323,61 @@ func TestExpectContinue(t *testing.T) {
 		t.Fatalf("create after 100-continue: %d", resp.StatusCode)
 	}
 }
+
+// A request refused before the handler — a body over the limit, a
+// request line that does not parse — still passes through the wrap, so a
+// request log shows it like any other.
+func TestWrapSeesRefusedRequests(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	wrap := func(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+		return func(ctx *fasthttp.RequestCtx) {
+			next(ctx)
+			how := "handled"
+			if r := RefusalOf(ctx); r != nil && r.Unparsed {
+				how = "refused, unparsed"
+			} else if r != nil {
+				how = "refused"
+			}
+			mu.Lock()
+			seen = append(seen, fmt.Sprintf("%d %s", ctx.Response.StatusCode(), how))
+			mu.Unlock()
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := NewServer(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}), Config{MaxBody: 1 << 10}, wrap)
+	go srv.Serve(ln)
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	base := "http://" + ln.Addr().String() + "/devstoreaccount1"
+
+	for _, tc := range []struct {
+		raw    string
+		status int
+	}{
+		{"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\n\r\n", 200},
+		{"POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n" + strings.Repeat("x", 4096), 413},
+		{"NOT A REQUEST\r\n\r\n", 400},
+	} {
+		c, br := dialRaw(t, base)
+		if _, err := c.Write([]byte(tc.raw)); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.raw[:14], err)
+		}
+		resp.Body.Close()
+		c.Close()
+		if resp.StatusCode != tc.status {
+			t.Fatalf("%q: status %d, want %d", tc.raw[:14], resp.StatusCode, tc.status)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got, want := strings.Join(seen, ", "), "200 handled, 413 refused, 400 refused, unparsed"; got != want {
+		t.Fatalf("wrap saw %q, want %q", got, want)
+	}
+}
