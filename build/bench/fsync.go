@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tablelab/tablelab/build/floor"
+	"github.com/tablelab/tablelab/engine/durable/osfile"
 )
 
 // measureFsync times a 1 KiB append + data sync on this disk: the bound
@@ -21,7 +21,7 @@ func measureFsync(dir string) time.Duration {
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		_, _ = f.Write(buf)
-		_ = floor.DataSync(f)
+		_ = osfile.SyncData(f)
 	}
 	return time.Since(start) / n
 }

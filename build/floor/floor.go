@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tablelab/tablelab/engine/durable/osfile"
 	"github.com/valyala/fasthttp"
 )
 
@@ -48,7 +49,7 @@ func Serve(addr, dir string, readBody []byte) error {
 	if _, err := f.Write(make([]byte, appendSize)); err != nil {
 		return err
 	}
-	if err := DataSync(f); err != nil {
+	if err := osfile.SyncData(f); err != nil {
 		return err
 	}
 	var mu sync.Mutex
@@ -68,7 +69,7 @@ func Serve(addr, dir string, readBody []byte) error {
 		_, err := f.WriteAt(body, off)
 		off += int64(len(body))
 		if err == nil {
-			err = DataSync(f)
+			err = osfile.SyncData(f)
 		}
 		mu.Unlock()
 		if err != nil {
