@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablelab/tablelab/build/site/sitehttp"
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
@@ -58,6 +59,7 @@ type config struct {
 	compact   int64
 	keep      bool
 	holdMiB   int64
+	siteAddr  string
 }
 
 func parseFlags(args []string) (config, error) {
@@ -71,6 +73,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
+	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Table service on http://%s/devstoreaccount1 (see README.md).\n\n", "127.0.0.1:10002")
@@ -153,6 +156,15 @@ func run(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cfg.siteAddr != "" {
+		// The site builds in the background: the Table service does not wait for it.
+		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: logger.Printf}
+		go func() {
+			if err := site.ListenAndServe(ctx, cfg.siteAddr); err != nil {
+				logger.Printf("site: not served: %v", err)
+			}
+		}()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.Serve(ln) }()
 	select {

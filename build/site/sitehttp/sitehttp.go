@@ -1,0 +1,220 @@
+// Package sitehttp serves the built docs site: static files with the
+// types browsers insist on (application/wasm), gzip when the client takes
+// it, and no redirects, so a share link to /playground.html or
+// /index.html#… keeps the address it was given.
+package sitehttp
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// contentTypes are set by name rather than from the system's MIME table,
+// which differs between machines and may lack .wasm or .mjs.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".json": "application/json",
+	".wasm": "application/wasm",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".ico":  "image/x-icon",
+	".txt":  "text/plain; charset=utf-8",
+	".md":   "text/plain; charset=utf-8",
+	".gz":   "application/gzip",
+}
+
+// compressible types are worth gzipping on the fly when no .gz copy lies
+// beside the file.
+var compressible = map[string]bool{".html": true, ".css": true, ".js": true, ".mjs": true, ".json": true, ".wasm": true, ".svg": true, ".txt": true, ".md": true}
+
+// Handler serves the files under dir. A path ending in "/" serves that
+// folder's index.html; a folder named without the "/" is redirected to it,
+// since relative links inside it would otherwise miss.
+func Handler(dir string) http.Handler {
+	return &handler{dir: dir}
+}
+
+type handler struct {
+	dir string
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name := path.Clean("/" + r.URL.Path)
+	if strings.HasSuffix(r.URL.Path, "/") {
+		name = path.Join(name, "index.html")
+	}
+	name = strings.TrimPrefix(name, "/")
+	// os.Root keeps every open inside dir, symbolic links included.
+	root, err := os.OpenRoot(h.dir)
+	if err != nil {
+		http.Error(w, "the site is not built", http.StatusServiceUnavailable)
+		return
+	}
+	defer root.Close()
+	info, err := root.Stat(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if info.IsDir() {
+		http.Redirect(w, r, path.Base(name)+"/", http.StatusMovedPermanently)
+		return
+	}
+	ext := path.Ext(name)
+	ctype, ok := contentTypes[ext]
+	if !ok {
+		ctype = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ctype)
+	// Pages and the engine change with each build: revalidate every time.
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+
+	gzipOK := compressible[ext] && acceptsGzip(r.Header.Get("Accept-Encoding"))
+	if compressible[ext] {
+		w.Header().Add("Vary", "Accept-Encoding")
+	}
+	if gzipOK {
+		if f, err := root.Open(name + ".gz"); err == nil {
+			defer f.Close()
+			if gzInfo, err := f.Stat(); err == nil && !gzInfo.IsDir() {
+				w.Header().Set("Content-Encoding", "gzip")
+				http.ServeContent(w, r, name, info.ModTime(), f)
+				return
+			}
+		}
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	if !gzipOK || info.Size() < 1024 {
+		http.ServeContent(w, r, name, info.ModTime(), f)
+		return
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Last-Modified", info.ModTime().UTC().Format(http.TimeFormat))
+	if r.Method == http.MethodHead {
+		return
+	}
+	zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if _, err := io.Copy(zw, f); err != nil {
+		return
+	}
+	zw.Close()
+}
+
+// acceptsGzip reports whether an Accept-Encoding header takes gzip.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
+}
+
+// A Server serves the site built from Root into Dir, building it first
+// when it is missing or older than its sources.
+type Server struct {
+	Root string
+	Dir  string
+	// Logf reports progress and problems; nil discards them.
+	Logf func(format string, args ...any)
+	// Build rebuilds Dir; nil runs `go run ./build site -out Dir` in Root.
+	Build func() error
+}
+
+// ListenAndServe builds the site if needed, then serves it on addr until
+// ctx ends. When the build fails but an older site is there, it serves
+// that one and says so.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	logf := s.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	if err := s.ensureBuilt(logf); err != nil {
+		if _, statErr := os.Stat(filepath.Join(s.Dir, "index.html")); statErr != nil {
+			return err
+		}
+		logf("site: %v; serving the site built before", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: Handler(s.Dir), ReadHeaderTimeout: 10 * time.Second}
+	logf("site: docs and playground on http://%s/", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func (s *Server) ensureBuilt(logf func(string, ...any)) error {
+	if _, err := os.Stat(filepath.Join(s.Root, "content")); errors.Is(err, fs.ErrNotExist) {
+		// Not in a checkout: serve what was built, if anything.
+		return err
+	}
+	stale, err := Stale(s.Root, s.Dir)
+	if err != nil || !stale {
+		return err
+	}
+	logf("site: building %s from %s", s.Dir, filepath.Join(s.Root, "content"))
+	start := time.Now()
+	build := s.Build
+	if build == nil {
+		build = s.runBuilder
+	}
+	if err := build(); err != nil {
+		return err
+	}
+	logf("site: built in %v", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// runBuilder builds the site with the build command, in a process of its
+// own: it needs the Go toolchain for the wasm anyway.
+func (s *Server) runBuilder() error {
+	out, err := filepath.Abs(s.Dir)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "run", "./build", "site", "-out", out)
+	cmd.Dir = s.Root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go run ./build site: %v\n%s", err, msg)
+	}
+	return nil
+}

@@ -1,0 +1,251 @@
+package sitehttp
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeSite writes files (name → content) under a new folder.
+func writeSite(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func gzipped(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
+}
+
+// noRedirects is a client that reports a redirect instead of following it.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+func get(t *testing.T, url, acceptEncoding string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Set by hand, the header stops the transport from decompressing.
+	req.Header.Set("Accept-Encoding", acceptEncoding)
+	resp, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(body)
+}
+
+func gunzip(t *testing.T, s string) string {
+	t.Helper()
+	zr, err := gzip.NewReader(strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHandler(t *testing.T) {
+	wasm := "\x00asm" + strings.Repeat("\x01\x02", 4000)
+	css := strings.Repeat("body { color: red; }\n", 200)
+	dir := writeSite(t, map[string]string{
+		"index.html":              "<!doctype html><title>home</title>",
+		"playground.html":         "<!doctype html><title>play</title>",
+		"reference/index.html":    "<!doctype html><title>ref</title>",
+		"reference/filter.html":   "<!doctype html><title>filter</title>",
+		"engine/app.wasm":         wasm,
+		"engine/app.wasm.gz":      gzipped(t, wasm),
+		"static/style.css":        css,
+		"play/examples.js":        "export {};\n",
+		"search.json":             "[]\n",
+		"../outside-the-site.txt": "secret",
+	})
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+
+	t.Run("no redirect from index.html", func(t *testing.T) {
+		for _, p := range []string{"/index.html", "/playground.html", "/reference/filter.html"} {
+			resp, body := get(t, srv.URL+p, "")
+			if resp.StatusCode != 200 || !strings.Contains(body, "<title>") {
+				t.Errorf("%s: %d %q (Location %q)", p, resp.StatusCode, body, resp.Header.Get("Location"))
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+				t.Errorf("%s: Content-Type %q", p, ct)
+			}
+		}
+	})
+	t.Run("folders", func(t *testing.T) {
+		if resp, body := get(t, srv.URL+"/", ""); resp.StatusCode != 200 || !strings.Contains(body, "home") {
+			t.Errorf("/: %d %q", resp.StatusCode, body)
+		}
+		if resp, body := get(t, srv.URL+"/reference/", ""); resp.StatusCode != 200 || !strings.Contains(body, "ref") {
+			t.Errorf("/reference/: %d %q", resp.StatusCode, body)
+		}
+		// Without its slash, relative links inside the folder would miss.
+		if resp, _ := get(t, srv.URL+"/reference", ""); resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/reference/" {
+			t.Errorf("/reference: %d, Location %q", resp.StatusCode, resp.Header.Get("Location"))
+		}
+	})
+	t.Run("wasm, precompressed", func(t *testing.T) {
+		resp, body := get(t, srv.URL+"/engine/app.wasm", "br, gzip")
+		if resp.Header.Get("Content-Type") != "application/wasm" || resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("headers %v", resp.Header)
+		}
+		if gunzip(t, body) != wasm {
+			t.Error("the .gz copy does not unpack to the wasm")
+		}
+		if !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("Vary %q", resp.Header.Get("Vary"))
+		}
+	})
+	t.Run("wasm, plain", func(t *testing.T) {
+		for _, ae := range []string{"", "identity", "gzip;q=0"} {
+			resp, body := get(t, srv.URL+"/engine/app.wasm", ae)
+			if resp.Header.Get("Content-Type") != "application/wasm" || resp.Header.Get("Content-Encoding") != "" || body != wasm {
+				t.Errorf("Accept-Encoding %q: headers %v, %d bytes", ae, resp.Header, len(body))
+			}
+		}
+	})
+	t.Run("gzip on the fly", func(t *testing.T) {
+		resp, body := get(t, srv.URL+"/static/style.css", "gzip, deflate")
+		if resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("Content-Type") != "text/css; charset=utf-8" {
+			t.Fatalf("headers %v", resp.Header)
+		}
+		if len(body) >= len(css) || gunzip(t, body) != css {
+			t.Errorf("compressed %d bytes of %d, or not to the file", len(body), len(css))
+		}
+	})
+	t.Run("javascript modules and json", func(t *testing.T) {
+		resp, _ := get(t, srv.URL+"/play/examples.js", "")
+		if ct := resp.Header.Get("Content-Type"); ct != "text/javascript; charset=utf-8" {
+			t.Errorf("examples.js: %q", ct)
+		}
+		resp, _ = get(t, srv.URL+"/search.json", "")
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("search.json: %q", ct)
+		}
+	})
+	t.Run("not found", func(t *testing.T) {
+		for _, p := range []string{"/nope.html", "/../outside-the-site.txt", "/%2e%2e/outside-the-site.txt", "/engine/../../outside-the-site.txt"} {
+			resp, body := get(t, srv.URL+p, "")
+			if resp.StatusCode != 404 || strings.Contains(body, "secret") {
+				t.Errorf("%s: %d %q", p, resp.StatusCode, body)
+			}
+		}
+	})
+	t.Run("only reads", func(t *testing.T) {
+		resp, err := http.Post(srv.URL+"/index.html", "text/plain", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("POST: %d", resp.StatusCode)
+		}
+	})
+}
+
+func TestServerBuildsWhenMissingOrStale(t *testing.T) {
+	root := writeSite(t, map[string]string{"content/index.md": "---\ntitle: x\n---\n"})
+	dir := filepath.Join(root, "dist")
+	builds := 0
+	build := func() error {
+		builds++
+		return os.WriteFile(filepath.Join(dir, "index.html"), []byte("built"), 0o644)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Root: root, Dir: dir, Build: build}
+	if err := s.ensureBuilt(t.Logf); err != nil || builds != 1 {
+		t.Fatalf("missing site: err %v, %d builds", err, builds)
+	}
+	if err := s.ensureBuilt(t.Logf); err != nil || builds != 1 {
+		t.Fatalf("fresh site: err %v, %d builds", err, builds)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "content", "index.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ensureBuilt(t.Logf); err != nil || builds != 2 {
+		t.Fatalf("edited source: err %v, %d builds", err, builds)
+	}
+}
+
+func TestServerServesOnLoopback(t *testing.T) {
+	root := writeSite(t, map[string]string{"content/index.md": "---\ntitle: x\n---\n", "dist/index.html": "old"})
+	failing := errors.New("the engine's sources are missing")
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, "content", "index.md"), later, later)
+	var logged []string
+	s := &Server{Root: root, Dir: filepath.Join(root, "dist"), Build: func() error { return failing },
+		Logf: func(f string, args ...any) { logged = append(logged, f) }}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ListenAndServe(ctx, addr) }()
+	var resp *http.Response
+	for i := 0; i < 100; i++ {
+		if resp, err = http.Get("http://" + addr + "/index.html"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	// A failed build leaves the site built before in service, and says so.
+	if string(body) != "old" || len(logged) == 0 || !strings.Contains(strings.Join(logged, "\n"), "serving the site built before") {
+		t.Errorf("body %q, log %q", body, logged)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("after ctx ends: %v", err)
+	}
+
+	// With nothing built, a failed build is the answer.
+	empty := &Server{Root: root, Dir: filepath.Join(root, "none"), Build: func() error { return failing }}
+	if err := empty.ListenAndServe(context.Background(), "127.0.0.1:0"); !errors.Is(err, failing) {
+		t.Errorf("no site and a failed build: %v", err)
+	}
+}
