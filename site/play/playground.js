@@ -27,6 +27,7 @@ const CODE_KEY = "tablelab-playground-code";
 // The map draws every entity up to this many; a larger table is drawn
 // from its first keys, and says so.
 const MAP_LIMIT = 5000;
+const HOVER_LIMIT = 2000;
 
 const here = new URL(".", import.meta.url);
 
@@ -418,6 +419,9 @@ function renderGrid(table, requests) {
 // entities it returned marked.
 async function renderMap(box, engine, result) {
   const query = result.queries[result.queries.length - 1];
+  delete box.dataset.walkedFrom;
+  delete box.dataset.walkedTo;
+  delete box.dataset.returned;
   if (!query) {
     box.replaceChildren(el("p", "pg-empty", "The map shows the table the last query read."));
     return;
@@ -466,6 +470,11 @@ async function renderMap(box, engine, result) {
   });
   if (m.walked[1] > m.walked[0]) {
     rect(m.walked[0], m.walked[1] - m.walked[0], `pg-map-walk plan-${query.plan}`, `walked ${m.walked[1] - m.walked[0]} entities (${query.plan})`);
+  }
+  // Each key gets a hover target of its own while there are few enough to
+  // point at; past that the partitions' titles give their key ranges.
+  if (keys.list.length <= HOVER_LIMIT) {
+    keys.list.forEach(([pk, rk], i) => rect(i, 1, "pg-map-key", `${pk} / ${rk}`));
   }
   for (const i of m.returned) {
     rect(i, 1, "pg-map-hit", `returned ${keys.list[i][0]} / ${keys.list[i][1]}`);
