@@ -1,7 +1,7 @@
 // Starting tablelab for the browser and parity tests: the real server
 // (`go run . -memory`) on loopback ports nobody else holds, and the place
 // the tests find the built site.
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { createServer, Socket } from "node:net";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,13 +78,9 @@ function serverBinary(tmp) {
 
 /** Whether this build of the server knows the flag -name. */
 function knowsFlag(bin, name) {
-  try {
-    execFileSync(bin, ["-h"], { stdio: ["ignore", "pipe", "pipe"] });
-    return false;
-  } catch (err) {
-    // -h prints the usage on stderr and exits 2 (flag.ContinueOnError).
-    return String(err.stderr).includes(`-${name}`);
-  }
+  // -h prints the usage (on stderr, as package flag does) and exits.
+  const usage = spawnSync(bin, ["-h"], { encoding: "utf8" });
+  return `${usage.stdout}${usage.stderr}`.includes(`-${name}`);
 }
 
 /**
@@ -97,7 +93,9 @@ export async function startServer({ site = false } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
   const bin = serverBinary(tmp);
   const tablePort = await freePort(10002);
-  const args = ["-memory", "-quiet", "-table-addr", `127.0.0.1:${tablePort}`];
+  // Not -quiet: the request log's tail says what the server saw when a
+  // test fails.
+  const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`];
   let sitePort = 0;
   const servesSite = site && knowsFlag(bin, "site-addr");
   if (servesSite) {
@@ -106,8 +104,9 @@ export async function startServer({ site = false } = {}) {
   }
   let out = "";
   const child = spawn(bin, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.on("data", (b) => (out += b));
-  child.stderr.on("data", (b) => (out += b));
+  const keep = (b) => (out = (out + b).slice(-16000));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
   const log = () => out.slice(-4000);
   const stop = async () => {
     if (child.exitCode === null) {

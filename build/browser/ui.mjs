@@ -1,0 +1,96 @@
+// Driving the site's pages as a reader does, through what they expose to
+// tests (site/play/examples.js and playground.js document it): a figure's
+// data-state, .run-printed and li.run-plan[data-plan]; the playground's
+// #playground[data-state], #pg-output, #pg-error, #pg-plans and
+// #pg-share-link.
+import { readFileSync } from "node:fs";
+import { inflateRawSync } from "node:zlib";
+import { htmlPages } from "./examples.mjs";
+
+/** How long one program may run before a test gives up on it. */
+const runLimitMs = 120000;
+
+/**
+ * Clicks Run on the example figure#id of page and waits until it has
+ * finished: {state, output, plans, error, matches}. output is exactly what
+ * the code printed; plans the plan labels the figure shows.
+ */
+export async function runFigure(page, id) {
+  const figure = page.locator(`figure[id="${id}"]`);
+  await figure.locator("button.run-button").waitFor({ state: "visible" });
+  await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === "ready", id);
+  await figure.locator("button.run-button").click();
+  await page.waitForFunction(
+    (id) => !["ready", "running"].includes(document.getElementById(id)?.dataset.state),
+    id,
+    { timeout: runLimitMs },
+  );
+  return figure.evaluate((f) => ({
+    state: f.dataset.state,
+    output: f.querySelector(".run-printed")?.textContent ?? "",
+    plans: [...f.querySelectorAll("li.run-plan")].map((li) => li.dataset.plan),
+    error: f.querySelector(".run-error")?.textContent ?? "",
+    matches: f.dataset.matches,
+  }));
+}
+
+/** The page of the built site that holds the playground. */
+export function playgroundPage(dist) {
+  const found = htmlPages(dist).filter((p) => readFileSync(`${dist}/${p}`, "utf8").includes('id="playground"'));
+  if (found.length !== 1) throw new Error(`expected one playground page in dist/, found ${JSON.stringify(found)}`);
+  return found[0];
+}
+
+/** Opens url (the playground, perhaps with a share fragment) and waits until it is ready. */
+export async function openPlayground(page, url) {
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => document.getElementById("playground")?.dataset.state === "ready");
+}
+
+/**
+ * Replaces the playground editor's text with code the way a paste does
+ * (one insertion: no auto-indent, no closing brackets added).
+ */
+export async function setPlaygroundCode(page, code) {
+  const content = page.locator("#playground .cm-content");
+  await content.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(code);
+}
+
+/**
+ * Runs code in the playground and waits for it to finish: {state, output,
+ * plans, error}.
+ */
+export async function runInPlayground(page, code) {
+  if (code !== undefined) await setPlaygroundCode(page, code);
+  await page.locator("#pg-run").click();
+  await page.waitForFunction(() => !["ready", "running"].includes(document.getElementById("playground").dataset.state), null, {
+    timeout: runLimitMs,
+  });
+  return page.evaluate(() => ({
+    state: document.getElementById("playground").dataset.state,
+    output: document.getElementById("pg-output").textContent,
+    plans: [...document.querySelectorAll("#pg-plans li.run-plan")].map((li) => li.dataset.plan),
+    error: document.getElementById("pg-error").hidden ? "" : document.getElementById("pg-error").textContent,
+  }));
+}
+
+/** Clicks Share and returns the link it made. */
+export async function share(page) {
+  await page.locator("#pg-share").click();
+  const link = page.locator("#pg-share-link");
+  await link.waitFor({ state: "visible" });
+  return link.inputValue();
+}
+
+/**
+ * The program a share link carries, decoded here in Node (deflate-raw,
+ * base64url: the format share.js writes), independently of the page.
+ */
+export function sharedProgram(link) {
+  const code = new URLSearchParams(new URL(link).hash.slice(1)).get("code");
+  if (!code) throw new Error(`no code in ${link}`);
+  return inflateRawSync(Buffer.from(code, "base64url")).toString("utf8");
+}
