@@ -49,6 +49,12 @@ func ent(pk, rk string, props ...any) *Entity {
 	return e
 }
 
+// getEntity returns the entity Get finds, or nil with its error.
+func getEntity(s *Store, table, pk, rk string) (*Entity, error) {
+	l, err := s.Get(table, pk, rk)
+	return l.Entity, err
+}
+
 func wantCode(t *testing.T, err error, code svcerr.Code) {
 	t.Helper()
 	if !svcerr.Is(err, code) {
@@ -127,7 +133,7 @@ func TestCRUDAndETags(t *testing.T) {
 	_, err = s.Write("People", Op{Kind: Insert, Entity: ent("Sales", "1")})
 	wantCode(t, err, svcerr.EntityAlreadyExists)
 
-	got, err := s.Get("People", "Sales", "1")
+	got, err := getEntity(s, "People", "Sales", "1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +152,7 @@ func TestCRUDAndETags(t *testing.T) {
 	if r2.ETag() == r1.ETag() {
 		t.Fatal("ETag did not change on merge within one clock tick")
 	}
-	got, _ = s.Get("People", "Sales", "1")
+	got, _ = getEntity(s, "People", "Sales", "1")
 	if v, ok := got.Property("Age"); !ok || v.Int() != 30 {
 		t.Fatalf("merge lost Age: %v", got.Properties)
 	}
@@ -157,7 +163,7 @@ func TestCRUDAndETags(t *testing.T) {
 	if _, err = s.Write("People", Op{Kind: Replace, Entity: ent("Sales", "1", "X", 1), IfMatch: "*"}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.Get("People", "Sales", "1")
+	got, _ = getEntity(s, "People", "Sales", "1")
 	if len(got.Properties) != 1 || got.Properties[0].Name != "X" {
 		t.Fatalf("replace left %v", got.Properties)
 	}
@@ -176,22 +182,22 @@ func TestCRUDAndETags(t *testing.T) {
 	if _, err = s.Write("People", Op{Kind: InsertOrReplace, Entity: ent("Sales", "3", "A", 1)}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.Get("People", "Sales", "2")
+	got, _ = getEntity(s, "People", "Sales", "2")
 	if len(got.Properties) != 2 {
 		t.Fatalf("insert-or-merge: %v", got.Properties)
 	}
 
-	cur, _ := s.Get("People", "Sales", "2")
+	cur, _ := getEntity(s, "People", "Sales", "2")
 	_, err = s.Write("People", Op{Kind: Delete, Entity: ent("Sales", "2"), IfMatch: r1.ETag()})
 	wantCode(t, err, svcerr.UpdateConditionNotSatisfied)
 	if _, err = s.Write("People", Op{Kind: Delete, Entity: ent("Sales", "2"), IfMatch: cur.ETag()}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Get("People", "Sales", "2")
+	_, err = getEntity(s, "People", "Sales", "2")
 	wantCode(t, err, svcerr.ResourceNotFound)
 	_, err = s.Write("People", Op{Kind: Delete, Entity: ent("Sales", "2"), IfMatch: "*"})
 	wantCode(t, err, svcerr.ResourceNotFound)
-	_, err = s.Get("Nobody", "a", "b")
+	_, err = getEntity(s, "Nobody", "a", "b")
 	wantCode(t, err, svcerr.TableNotFound)
 	_, err = s.Write("Nobody", Op{Kind: Insert, Entity: ent("a", "b")})
 	wantCode(t, err, svcerr.TableNotFound)
@@ -501,14 +507,6 @@ func TestDeleteTableRemovesEntities(t *testing.T) {
 	}
 }
 
-func TestSelectProjection(t *testing.T) {
-	e := ent("p", "r", "A", 1, "B", "two", "C", true)
-	p := e.Project([]string{"C", "A", "Missing", "RowKey"})
-	if len(p.Properties) != 2 || p.Properties[0].Name != "A" || p.Properties[1].Name != "C" {
-		t.Fatalf("projection %v", p.Properties)
-	}
-}
-
 func TestKeyRange(t *testing.T) {
 	s := newStore(t)
 	seedSales(t, s)
@@ -669,7 +667,7 @@ func TestConcurrentUse(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if _, err := s.Get("People", pk, "1"); err != nil && !svcerr.Is(err, svcerr.ResourceNotFound) {
+				if _, err := getEntity(s, "People", pk, "1"); err != nil && !svcerr.Is(err, svcerr.ResourceNotFound) {
 					t.Error(err)
 					return
 				}
@@ -701,7 +699,7 @@ func TestKeyLengths(t *testing.T) {
 	}
 	for _, pk := range keys {
 		for _, rk := range keys {
-			e, err := s.Get("People", pk, rk)
+			e, err := getEntity(s, "People", pk, rk)
 			if err != nil || e.PartitionKey != pk || e.RowKey != rk {
 				t.Fatalf("get %d/%d: %v", len(pk), len(rk), err)
 			}
@@ -751,5 +749,71 @@ func checkDataBytes(t *testing.T, s *Store) {
 	})
 	if data := (&Recovery{s}).DataBytes(); sum == 0 || data != sum {
 		t.Fatalf("the store counts %d data bytes; its entities hold %d", data, sum)
+	}
+}
+
+// deletingJournal deletes a table while the write it was handed waits to
+// be durable: after the store has let go of its lock, before it answers.
+type deletingJournal struct {
+	s     *Store
+	table string
+	armed bool
+}
+
+func (j *deletingJournal) Append([]byte) Waiter { return j }
+
+func (j *deletingJournal) Wait() error {
+	if j.armed {
+		j.armed = false
+		if err := j.s.DeleteTable(j.table); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestResultsNameTheTable checks that every result names the table as it
+// was created, whatever case the caller used, and that the name is the
+// one the operation saw: a table deleted before the write is answered
+// cannot take it away.
+func TestResultsNameTheTable(t *testing.T) {
+	s := newStore(t) // "People"
+	r, err := s.Write("PEOPLE", Op{Kind: Insert, Entity: ent("p", "1")})
+	if err != nil || r.Table != "People" {
+		t.Fatalf("write: table %q, %v", r.Table, err)
+	}
+	rs, err := s.Batch("people", []Op{{Kind: InsertOrMerge, Entity: ent("p", "2")}, {Kind: Delete, Entity: ent("p", "1")}})
+	if err != nil || len(rs) != 2 || rs[0].Table != "People" || rs[1].Table != "People" {
+		t.Fatalf("batch: %+v, %v", rs, err)
+	}
+	l, err := s.Get("pEOPLE", "p", "2")
+	if err != nil || l.Table != "People" || l.Entity == nil || l.Plan != (Plan{Class: odata.PointQuery, Examined: 1, Returned: 1}) {
+		t.Fatalf("get: %+v, %v", l, err)
+	}
+	l, err = s.Get("pEOPLE", "p", "1")
+	wantCode(t, err, svcerr.ResourceNotFound)
+	if l.Table != "People" || l.Entity != nil || l.Plan != (Plan{Class: odata.PointQuery}) {
+		t.Fatalf("get of a missing entity: %+v", l)
+	}
+	p, err := s.Query("peoplE", Query{})
+	if err != nil || p.Table != "People" || len(p.Entities) != 1 {
+		t.Fatalf("query: table %q, %d entities, %v", p.Table, len(p.Entities), err)
+	}
+
+	j := &deletingJournal{table: "Orders"}
+	s = New(Options{Now: fixedClock, Journal: j})
+	j.s = s
+	for _, kind := range []OpKind{Insert, InsertOrMerge} {
+		if err := s.CreateTable("Orders"); err != nil {
+			t.Fatal(err)
+		}
+		j.armed = true
+		r, err := s.Write("orders", Op{Kind: kind, Entity: ent("p", "1")})
+		if err != nil || r.Table != "Orders" {
+			t.Fatalf("%v on a table deleted before the answer: table %q, %v", kind, r.Table, err)
+		}
+		if _, ok := s.TableExists("Orders"); ok {
+			t.Fatal("the journal did not delete the table")
+		}
 	}
 }

@@ -8,31 +8,47 @@ import (
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
-// Get returns one entity by its keys.
-func (s *Store) Get(tableName, pk, rk string) (*Entity, error) {
+// Lookup is what Get found.
+type Lookup struct {
+	// Entity is the entity, shared with the store: read-only. It is nil
+	// when no entity has the keys.
+	Entity *Entity
+	// Table is the table's name as it was created, read under the same
+	// lock as the entity.
+	Table string
+	// Plan is a point lookup's: one entity examined and returned when it
+	// exists, none when it does not.
+	Plan Plan
+}
+
+// Get returns one entity by its keys. When the table has no such entity
+// the error is ResourceNotFound and the Lookup still names the table and
+// the plan, which a reply reports as for any read.
+func (s *Store) Get(tableName, pk, rk string) (Lookup, error) {
 	s.mu.RLock()
 	t := s.lookup(tableName)
 	if t == nil {
 		s.mu.RUnlock()
-		return nil, svcerr.New(svcerr.TableNotFound)
+		return Lookup{}, svcerr.New(svcerr.TableNotFound)
 	}
+	l := Lookup{Table: t.name, Plan: Plan{Class: odata.PointQuery}}
 	it, ok := s.tree.Get(keyspace.Key(t.id, pk, rk))
 	if !ok {
 		s.mu.RUnlock()
-		return nil, svcerr.New(svcerr.ResourceNotFound)
+		return l, svcerr.New(svcerr.ResourceNotFound)
 	}
 	// Read under the lock: a snapshot may move the entity to another
 	// file, and the old one goes once no lock or pin holds it.
 	enc, err := s.load(it)
 	s.mu.RUnlock()
 	if err != nil {
-		return nil, internal(err)
+		return Lookup{}, internal(err)
 	}
-	e, err := decodeEntity(enc)
-	if err != nil {
-		return nil, internal(err)
+	if l.Entity, err = decodeEntity(enc); err != nil {
+		return Lookup{}, internal(err)
 	}
-	return e, nil
+	l.Plan.Examined, l.Plan.Returned = 1, 1
+	return l, nil
 }
 
 // Continuation marks where a query's next page starts: the keys of the
@@ -98,6 +114,8 @@ type Page struct {
 	// Next is where the following page starts, or nil on the last page.
 	Next *Continuation
 	Plan Plan
+	// Table is the table's name as it was created.
+	Table string
 }
 
 func pageSize(top int) (int, error) {
@@ -191,37 +209,75 @@ func (b *bounds) past(it keyspace.Item) bool {
 // that stretch of the keyspace, on a snapshot: a page reflects the table
 // as it was when the page began, and writers never wait for it.
 func (s *Store) Query(tableName string, q Query) (Page, error) {
-	top, err := pageSize(q.Top)
+	p, err := s.plan(tableName, q)
 	if err != nil {
 		return Page{}, err
+	}
+	pg := s.pager(p)
+	if !p.bounds.empty {
+		s.walk(p, pg.visit)
+	}
+	if pg.err != nil {
+		return Page{}, pg.err
+	}
+	return pg.page, nil
+}
+
+// queryPlan is what planning decided about a query: the table, the
+// stretch of it to walk, and what the walk must still test.
+type queryPlan struct {
+	table  string // as created
+	class  odata.Class
+	bounds bounds
+	// point is set when the walk is one lookup, of bounds.start.
+	point bool
+	// filter is what the bounds leave to test; nil tests nothing.
+	filter *odata.Filter
+	top    int
+	rng    *KeyRange
+}
+
+// plan parses and plans a query: the key range its filter allows, moved
+// up to where a continuation or a shared access signature's range starts.
+func (s *Store) plan(tableName string, q Query) (*queryPlan, error) {
+	top, err := pageSize(q.Top)
+	if err != nil {
+		return nil, err
 	}
 	var f *odata.Filter
 	if strings.TrimSpace(q.Filter) != "" {
 		if f, err = odata.Parse(q.Filter); err != nil {
-			return Page{}, err
+			return nil, err
 		}
 	}
-	plan := f.Plan()
-	// The walk below stays within the plan's bounds, so only the rest of
-	// the filter needs evaluating on what it visits.
-	f = f.Residual(plan)
+	fp := f.Plan()
 
 	s.mu.RLock()
 	t := s.lookup(tableName)
 	var id uint32
+	var name string
 	if t != nil {
-		id = t.id
+		id, name = t.id, t.name
 	}
 	s.mu.RUnlock()
 	if t == nil {
-		return Page{}, svcerr.New(svcerr.TableNotFound)
+		return nil, svcerr.New(svcerr.TableNotFound)
 	}
-	b := boundsOf(id, plan)
-	page := Page{Plan: Plan{Class: plan.Class}}
-	if b.empty {
-		return page, nil
+	p := &queryPlan{
+		table:  name,
+		class:  fp.Class,
+		bounds: boundsOf(id, fp),
+		point:  fp.Class == odata.PointQuery && q.After == nil,
+		// The walk stays within the plan's bounds, so only the rest of
+		// the filter needs evaluating on what it visits.
+		filter: f.Residual(fp),
+		top:    top,
+		rng:    q.Range,
 	}
-	point := b.start
+	if p.point {
+		return p, nil
+	}
+	b := &p.bounds
 	if q.After != nil {
 		after := keyspace.Key(id, q.After.PartitionKey, q.After.RowKey)
 		if keyspace.Less(b.start, after) {
@@ -234,87 +290,109 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 			b.start = rs
 		}
 	}
+	return p, nil
+}
 
-	if plan.Class == odata.PointQuery && q.After == nil {
-		// A point query needs no snapshot: one lookup under the read lock.
+// walk shows visit the items of the plan's bounds in key order, until
+// visit returns false. The files settled items lie in stay readable
+// while visit runs.
+func (s *Store) walk(p *queryPlan, visit func(keyspace.Item) bool) {
+	if p.point {
+		// One lookup needs no snapshot: the read lock keeps the entity
+		// where it is while it is read.
 		s.mu.RLock()
-		it, ok := s.tree.Get(point)
-		var enc string
-		if ok {
-			enc, err = s.load(it)
+		defer s.mu.RUnlock()
+		if it, ok := s.tree.Get(p.bounds.start); ok {
+			visit(it)
 		}
-		s.mu.RUnlock()
-		if err != nil {
-			return Page{}, internal(err)
-		}
-		if ok {
-			page.Plan.Examined = 1
-			if q.Range.Contains(it.PK(), it.RK()) && (f == nil || f.Match(&keyspace.Record{Enc: enc, Props: it.HeadLen()})) {
-				if err := page.add(enc); err != nil {
-					return Page{}, err
-				}
-			}
-		}
-		return page, nil
+		return
 	}
-
+	b := &p.bounds
+	var end string // the last PartitionKey a shared access signature grants
+	if p.rng != nil {
+		end = p.rng.EndPartitionKey
+	}
 	tree, release := s.snapshot()
 	defer release()
-	var walkErr error
-	rec := &keyspace.Record{}
-	vr := keyspace.ValueReader{Files: s.values}
-	lastMatched := false
 	tree.Ascend(b.start, func(it keyspace.Item) bool {
-		if b.past(it) || q.Range != nil && q.Range.EndPartitionKey != "" && it.PK() > q.Range.EndPartitionKey {
+		if b.past(it) || end != "" && it.PK() > end {
 			return false
 		}
-		if len(page.Entities) == top || page.Plan.Examined == s.maxExamined {
-			page.Next = &Continuation{PartitionKey: it.PK(), RowKey: it.RK()}
-			return false
-		}
-		page.Plan.Examined++
-		if !q.Range.Contains(it.PK(), it.RK()) {
+		return visit(it)
+	})
+}
+
+// pager fills one page from the items a walk visits: it counts what it
+// examines, ends the page when it is full or its budget spent, and
+// decodes the entities that match.
+type pager struct {
+	p           *queryPlan
+	maxExamined int
+	page        Page
+	err         error
+	rec         keyspace.Record
+	values      keyspace.ValueReader
+	lastMatched bool
+}
+
+func (s *Store) pager(p *queryPlan) *pager {
+	return &pager{
+		p:           p,
+		maxExamined: s.maxExamined,
+		page:        Page{Table: p.table, Plan: Plan{Class: p.class}},
+		values:      keyspace.ValueReader{Files: s.values},
+		// A point lookup reads once, so the page may as well keep the
+		// buffer it was read into.
+		lastMatched: p.point,
+	}
+}
+
+// visit examines one item, and reports whether the walk should go on.
+func (pg *pager) visit(it keyspace.Item) bool {
+	page, f := &pg.page, pg.p.filter
+	if len(page.Entities) == pg.p.top || page.Plan.Examined == pg.maxExamined {
+		page.Next = &Continuation{PartitionKey: it.PK(), RowKey: it.RK()}
+		return false
+	}
+	page.Plan.Examined++
+	if !pg.p.rng.Contains(it.PK(), it.RK()) {
+		return true
+	}
+	rec := &pg.rec
+	if f != nil && it.Settled() {
+		// The residue decides, unless the filter reads a long value
+		// it leaves in the file.
+		rec.Enc, rec.Props, rec.Deferred = it.Enc, it.HeadLen(), false
+		if !f.Match(rec) && !rec.Deferred {
+			pg.lastMatched = false
 			return true
 		}
-		if f != nil && it.Settled() {
-			// The residue decides, unless the filter reads a long value
-			// it leaves in the file.
-			rec.Enc, rec.Props, rec.Deferred = it.Enc, it.HeadLen(), false
-			if !f.Match(rec) && !rec.Deferred {
-				lastMatched = false
-				return true
-			}
+	}
+	enc, err := pg.values.Get(it)
+	if err != nil {
+		pg.err = internal(err)
+		return false
+	}
+	rec.Enc, rec.Props = enc, it.HeadLen()
+	matched := f == nil || f.Match(rec)
+	if matched {
+		// The returned entity's strings point into the reader's
+		// buffer. In a run of matches the page keeps the buffer;
+		// a lone match takes a copy, so that a sparse filter does
+		// not cost a new buffer per read.
+		switch {
+		case !it.Settled():
+		case pg.lastMatched:
+			pg.values.Keep()
+		default:
+			enc = strings.Clone(enc)
 		}
-		enc, err := vr.Get(it)
-		if err != nil {
-			walkErr = internal(err)
+		if pg.err = page.add(enc); pg.err != nil {
 			return false
 		}
-		rec.Enc, rec.Props = enc, it.HeadLen()
-		matched := f == nil || f.Match(rec)
-		if matched {
-			// The returned entity's strings point into the reader's
-			// buffer. In a run of matches the page keeps the buffer;
-			// a lone match takes a copy, so that a sparse filter does
-			// not cost a new buffer per read.
-			switch {
-			case !it.Settled():
-			case lastMatched:
-				vr.Keep()
-			default:
-				enc = strings.Clone(enc)
-			}
-			if walkErr = page.add(enc); walkErr != nil {
-				return false
-			}
-		}
-		lastMatched = matched
-		return true
-	})
-	if walkErr != nil {
-		return Page{}, walkErr
 	}
-	return page, nil
+	pg.lastMatched = matched
+	return true
 }
 
 // internal reports a failure to read what the store holds as the
@@ -331,19 +409,4 @@ func (p *Page) add(enc string) error {
 	p.Entities = append(p.Entities, e)
 	p.Plan.Returned++
 	return nil
-}
-
-// Project returns a copy of e holding only the named properties, for
-// $select. PartitionKey, RowKey and Timestamp stay on the copy (callers
-// that write the wire form decide whether to show them); names the entity
-// lacks are simply absent.
-func (e *Entity) Project(names []string) *Entity {
-	p := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
-	for _, n := range names {
-		if v, ok := e.Property(n); ok && n != PartitionKeyName && n != RowKeyName && n != TimestampName {
-			p.Properties = append(p.Properties, Property{Name: n, Value: v})
-		}
-	}
-	sortProperties(p.Properties)
-	return p
 }

@@ -54,6 +54,10 @@ type Result struct {
 	// Entity is the entity as stored after the write (nil after Delete).
 	// It is shared with the store: read-only.
 	Entity *Entity
+	// Table is the table's name as it was created, which a request may
+	// have named in another case. It is read under the same lock as the
+	// write, so a table deleted a moment later cannot change it.
+	Table string
 }
 
 // ETag returns the entity's new ETag, or "" after a Delete. It is made
@@ -157,6 +161,7 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 			s.mu.Unlock()
 			return fail(i, err)
 		}
+		r.Table = t.name
 		changes[i], results[i] = c, r
 	}
 	for _, c := range changes {
@@ -197,7 +202,7 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 	if err := s.wait(w); err != nil {
 		return nil, err
 	}
-	return []Result{{Entity: e}}, nil
+	return []Result{{Entity: e, Table: t.name}}, nil
 }
 
 // decide works out what one operation changes, checking its preconditions

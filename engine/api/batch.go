@@ -57,7 +57,7 @@ func (c *call) batch() error {
 		}
 		return c.batchFailure(b, i, e)
 	}
-	name, _ := c.s.store.TableExists(table)
+	name := results[0].Table // a batch has at least one operation
 	parts := make([]batchwire.Response, len(ops))
 	for i, op := range ops {
 		p := batchwire.Response{Status: 204, ContentID: op.contentID}

@@ -81,10 +81,9 @@ func (c *call) insert() error {
 	if err != nil {
 		return err
 	}
-	name, _ := c.s.store.TableExists(c.rt.table)
 	c.resp.Header.Set("ETag", res.ETag())
-	c.created(c.rt.base+"/"+jsonwire.EntityPath(name, e.PartitionKey, e.RowKey), func() []byte {
-		return jsonwire.AppendEntity(nil, res.Entity, c.jsonOptions(name))
+	c.created(c.rt.base+"/"+jsonwire.EntityPath(res.Table, e.PartitionKey, e.RowKey), func() []byte {
+		return jsonwire.AppendEntity(nil, res.Entity, c.jsonOptions(res.Table))
 	})
 	return nil
 }
@@ -93,15 +92,18 @@ func (c *call) getEntity() error {
 	if err := c.grant.Check(auth.Read, c.rt.table, c.rt.pk, c.rt.rk); err != nil {
 		return err
 	}
-	e, err := c.s.store.Get(c.rt.table, c.rt.pk, c.rt.rk)
+	l, err := c.s.store.Get(c.rt.table, c.rt.pk, c.rt.rk)
+	if l.Table != "" {
+		// A lookup that finds no entity is a read too, and says so.
+		c.setPlan(l.Plan)
+	}
 	if err != nil {
 		return err
 	}
-	name, _ := c.s.store.TableExists(c.rt.table)
-	o := c.jsonOptions(name)
+	o := c.jsonOptions(l.Table)
 	o.Select = c.selectList()
-	c.resp.Header.Set("ETag", e.ETag())
-	c.writeJSON(200, jsonwire.AppendEntity(nil, e, o))
+	c.resp.Header.Set("ETag", l.Entity.ETag())
+	c.writeJSON(200, jsonwire.AppendEntity(nil, l.Entity, o))
 	return nil
 }
 
@@ -137,8 +139,7 @@ func (c *call) queryEntities() error {
 	if err != nil {
 		return err
 	}
-	name, _ := c.s.store.TableExists(c.rt.table)
-	o := c.jsonOptions(name)
+	o := c.jsonOptions(page.Table)
 	o.Select = c.selectList()
 	if page.Next != nil {
 		c.resp.Header.Set("x-ms-continuation-NextPartitionKey", encodeToken(page.Next.PartitionKey))

@@ -6,9 +6,10 @@
 // same protocol serves the local server, the browser and the Worker,
 // each through an adapter of a few lines (see engine/api/apihttp).
 //
-// Every query response also carries the query's plan in the headers
-// X-Tablelab-Plan (point, range, partition-scan or table-scan),
-// X-Tablelab-Examined and X-Tablelab-Returned.
+// Every read of entities — a query, or a point GET, found or not —
+// carries its plan in the headers X-Tablelab-Plan (point, range,
+// partition-scan or table-scan), X-Tablelab-Examined and
+// X-Tablelab-Returned.
 package api
 
 import (
