@@ -27,9 +27,12 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * env.sdk is the @azure/data-tables module; env.connectionString what the
  * code sees as connectionString; env.httpClient, when given, carries every
  * request instead of the SDK's own client (the browser hands them to the
- * engine worker); env.clientOptions, when given, are added to every
- * client's options (e.g. {allowInsecureConnection: true} for an http://
- * endpoint with an account key); env.onPrint(line) and
+ * engine worker); env.clientOptions are added to every client's options
+ * (by default {allowInsecureConnection: true}: the examples' endpoint is
+ * the local server's http://127.0.0.1:10002, to which the SDK otherwise
+ * refuses to send an account key; the option changes nothing for https
+ * endpoints, so the code stays the code that runs against Azure);
+ * env.onPrint(line) and
  * env.onRequest(entry), when given, hear of each line printed and each
  * request completed as it happens (a page shows them before the code ends,
  * and keeps them if it has to stop the code). The code sees every export of env.sdk as a global, with
@@ -53,7 +56,7 @@ export async function run(code, env) {
   };
   const options = {
     httpClient: env.httpClient,
-    extra: env.clientOptions ?? {},
+    extra: env.clientOptions ?? { allowInsecureConnection: true },
     policy: recordingPolicy(requests, env.onRequest),
   };
   const globals = {

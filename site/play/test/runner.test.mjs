@@ -35,7 +35,6 @@ before(async () => {
   nodeEnv = {
     sdk: nodeSdk,
     connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${devKey};TableEndpoint=${server.endpoint}/`,
-    clientOptions: { allowInsecureConnection: true },
   };
 });
 
@@ -131,6 +130,18 @@ test("run: clients made with the constructor and a SAS credential are recorded t
   assert.equal(r.requests.length, 2);
   assert.equal(r.requests[0].method, "POST");
   assert.equal(r.requests[0].status, 201);
+});
+
+test("run: env.clientOptions replace the default, and the SDK's own checks then apply", async () => {
+  const r = await run(
+    `await TableClient.fromConnectionString(connectionString, "Strict1").createTable();`,
+    { ...nodeEnv, clientOptions: {} },
+  );
+  assert.match(r.error?.message ?? "", /allowInsecureConnection/);
+  // The wire log shows the request that never left, as failed.
+  assert.equal(r.requests.length, 1);
+  assert.equal(r.requests[0].status, 0);
+  assert.match(r.requests[0].error, /allowInsecureConnection/);
 });
 
 test("formatValue: the same text in every environment", () => {
