@@ -130,7 +130,7 @@ func TestSettledEntities(t *testing.T) {
 				case 0:
 					e, err := db.Store.Get("Settle", fmt.Sprintf("w%d-p0", rng.IntN(writers)), fmt.Sprintf("r%03d", rng.IntN(rows)))
 					if err == nil {
-						es = append(es, e)
+						es = append(es, e.Entity)
 					} else if !strings.Contains(err.Error(), "ResourceNotFound") {
 						errs <- err
 						return
