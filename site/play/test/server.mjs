@@ -29,10 +29,21 @@ export async function startServer() {
     execFileSync("go", ["build", "-o", bin, "."], { cwd: moduleRoot, stdio: "inherit" });
   }
   const port = await freePort();
-  const child = spawn(bin, ["-memory", "-quiet", "-table-addr", `127.0.0.1:${port}`], {
-    stdio: ["ignore", "inherit", "inherit"],
+  // No site (-site-addr empty): these tests need the Table service only.
+  // The request log is kept (the last few KiB) to explain a failed start.
+  const child = spawn(bin, ["-memory", "-site-addr=", "-table-addr", `127.0.0.1:${port}`], {
+    stdio: ["ignore", "ignore", "pipe"],
   });
-  await waitForPort(port, child);
+  let log = "";
+  child.stderr.on("data", (chunk) => {
+    log = (log + chunk).slice(-8192);
+  });
+  try {
+    await waitForPort(port, child);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw new Error(`${err.message}:\n${log}`);
+  }
   return {
     port,
     endpoint: `http://127.0.0.1:${port}/devstoreaccount1`,
