@@ -1,0 +1,129 @@
+// Package httptext reads a request and writes a response as the raw text
+// of HTTP/1.1, for hosts that receive a whole request as one string, as the
+// browser's Web Worker does. It needs no net/http, which would more than
+// double the size of the browser build, and reads only what the Table
+// protocol sends: a request line, header fields, and a body whose length is
+// the rest of the text.
+package httptext
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/api"
+)
+
+// ErrMalformed is returned for text that is not an HTTP/1.1 request.
+var ErrMalformed = errors.New("httptext: malformed request")
+
+// ParseRequest reads text of the form
+//
+//	METHOD SP target SP HTTP/1.1 CRLF (name: value CRLF)* CRLF body
+//
+// The body is everything after the blank line, so no Content-Length is
+// needed; a bare LF is accepted as a line end too, since a page that
+// builds the text by hand may use one.
+func ParseRequest(text string) (*api.Request, error) {
+	head, body, ok := strings.Cut(text, "\r\n\r\n")
+	if !ok {
+		if head, body, ok = strings.Cut(text, "\n\n"); !ok {
+			// A request without a body may also lack the blank line.
+			head, body = strings.TrimRight(text, "\r\n"), ""
+		}
+	}
+	line, fields, _ := strings.Cut(head, "\n")
+	method, rest, ok1 := strings.Cut(strings.TrimSuffix(line, "\r"), " ")
+	target, proto, ok2 := strings.Cut(rest, " ")
+	if !ok1 || !ok2 || method == "" || target == "" || !strings.HasPrefix(proto, "HTTP/1.") {
+		return nil, ErrMalformed
+	}
+	req := &api.Request{Method: method, Target: target, Scheme: "http", RemoteIP: "127.0.0.1"}
+	for fields != "" {
+		var f string
+		f, fields, _ = strings.Cut(fields, "\n")
+		f = strings.TrimSuffix(f, "\r")
+		if f == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(f, ":")
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, ErrMalformed
+		}
+		value = strings.Trim(value, " \t")
+		if strings.EqualFold(name, "Host") {
+			req.Host = value
+		}
+		req.Header.Set(name, value)
+	}
+	if body != "" {
+		req.Body = []byte(body)
+	}
+	return req, nil
+}
+
+// AppendResponse appends resp as HTTP/1.1 text: the status line, the
+// header fields in the order they were set, a Content-Length, a blank line
+// and the body.
+func AppendResponse(dst []byte, resp *api.Response) []byte {
+	dst = append(dst, "HTTP/1.1 "...)
+	dst = strconv.AppendInt(dst, int64(resp.Status), 10)
+	dst = append(dst, ' ')
+	dst = append(dst, reason(resp.Status)...)
+	dst = append(dst, "\r\n"...)
+	resp.Header.Each(func(name, value string) {
+		if strings.EqualFold(name, "Content-Length") {
+			return
+		}
+		dst = append(dst, name...)
+		dst = append(dst, ": "...)
+		dst = append(dst, value...)
+		dst = append(dst, "\r\n"...)
+	})
+	dst = append(dst, "Content-Length: "...)
+	dst = strconv.AppendInt(dst, int64(len(resp.Body)), 10)
+	dst = append(dst, "\r\n\r\n"...)
+	return append(dst, resp.Body...)
+}
+
+// reason returns the reason phrase of the statuses the Table service
+// answers with.
+func reason(status int) string {
+	switch status {
+	case 200:
+		return "OK"
+	case 201:
+		return "Created"
+	case 202:
+		return "Accepted"
+	case 204:
+		return "No Content"
+	case 304:
+		return "Not Modified"
+	case 400:
+		return "Bad Request"
+	case 403:
+		return "Forbidden"
+	case 404:
+		return "Not Found"
+	case 405:
+		return "Method Not Allowed"
+	case 409:
+		return "Conflict"
+	case 411:
+		return "Length Required"
+	case 412:
+		return "Precondition Failed"
+	case 413:
+		return "Request Entity Too Large"
+	case 415:
+		return "Unsupported Media Type"
+	case 500:
+		return "Internal Server Error"
+	case 501:
+		return "Not Implemented"
+	case 503:
+		return "Service Unavailable"
+	}
+	return "Status"
+}
