@@ -157,11 +157,13 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cfg.siteAddr != "" {
-		// The site builds in the background: the Table service does not wait for it.
-		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: logger.Printf}
+		// The site builds in the background: the Table service does not
+		// wait for it. Its log is its own, kept under -quiet too.
+		siteLog := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
+		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: siteLog.Printf}
 		go func() {
 			if err := site.ListenAndServe(ctx, cfg.siteAddr); err != nil {
-				logger.Printf("site: not served: %v", err)
+				siteLog.Printf("site: not served: %v", err)
 			}
 		}()
 	}
