@@ -70,7 +70,9 @@ export async function run(code, env) {
   const names = Object.keys(globals).filter((n) => identifier.test(n));
   const result = { output: "", plans: [], queries: [], requests };
   try {
-    const fn = new AsyncFunction(...names, code);
+    // The code runs in a block of its own, so it may declare names the
+    // globals use (const connectionString = …) as a module could.
+    const fn = new AsyncFunction(...names, `{${withoutSdkImports(code)}\n}`);
     await fn(...names.map((n) => globals[n]));
   } catch (err) {
     result.error = describeError(err);
@@ -90,6 +92,18 @@ export async function run(code, env) {
     }
   }
   return result;
+}
+
+// sdkImport matches an import of the SDK, which the globals already
+// provide: code copied from the SDK's samples then runs as it is.
+// Only named imports: a namespace (import * as t) would need an object the
+// code can reach, so it stays and fails as an import does.
+const sdkImport = /^[ \t]*import\s*\{[^}]*\}\s*from\s*["']@azure\/data-tables["'][ \t]*;?/gm;
+
+// withoutSdkImports blanks SDK imports, keeping their line breaks so that
+// line numbers in errors stay those of the reader's code.
+export function withoutSdkImports(code) {
+  return code.replace(sdkImport, (m) => m.replace(/[^\n]/g, ""));
 }
 
 // recordingPolicy is a pipeline policy that notes each request the SDK

@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 
-import { run, formatValue } from "../runner.js";
+import { run, formatValue, withoutSdkImports } from "../runner.js";
 import { engineHttpClient } from "../engine-http-client.js";
 import * as bundle from "../vendor/data-tables.js";
 import * as nodeSdk from "../vendor-src/node_modules/@azure/data-tables/dist/esm/index.js";
@@ -155,4 +155,30 @@ test("formatValue: the same text in every environment", () => {
   const loop = {};
   loop.self = loop;
   assert.equal(formatValue(loop), "[object Object]");
+});
+
+test("run: code may import the SDK and declare the globals' names, as a module can", async () => {
+  const r = await run(
+    `import { TableClient, odata } from "@azure/data-tables";
+     import {
+       TableTransaction,
+     } from '@azure/data-tables'
+     const connectionString = "shadowed";
+     function print(x) { console.log("mine:", x); }
+     print(connectionString);
+     print(typeof TableClient.fromConnectionString);`,
+    browserEnv,
+  );
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.equal(r.output, "mine: shadowed\nmine: function");
+  const other = await run(`import fs from "node:fs";`, browserEnv);
+  assert.equal(other.error?.name, "SyntaxError");
+});
+
+test("withoutSdkImports keeps line numbers", () => {
+  const code = 'import {\n  TableClient,\n} from "@azure/data-tables";\nprint(1);';
+  assert.equal(withoutSdkImports(code), "\n\n\nprint(1);");
+  const namespace = 'import * as tables from "@azure/data-tables";';
+  assert.equal(withoutSdkImports(namespace), namespace);
+  assert.equal(withoutSdkImports('const s = "import x from \'y\'";'), 'const s = "import x from \'y\'";');
 });
