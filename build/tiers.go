@@ -1,6 +1,9 @@
 package main
 
-import "github.com/tablelab/tablelab/build/testrun"
+import (
+	"github.com/tablelab/tablelab/build/site/sitecheck"
+	"github.com/tablelab/tablelab/build/testrun"
+)
 
 // tiers are the test command's checks, in the order they run. A new kind
 // of check is one entry here: a name and a func returning its tally.
@@ -13,6 +16,7 @@ var tiers = []testrun.Tier{
 	{Name: "wasm build of the core (GOOS=js)", Run: testrun.WasmBuild},
 	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
+	{Name: "site: build dist/ and check its pages, links and engine files", Run: sitecheck.Tier},
 	// These two need dist/, which the site build writes.
 	{Name: "browser: the site in headless Chromium", Run: testrun.Browser},
 	{Name: "parity: the site's examples in Node with the real SDK", Run: testrun.Parity},
