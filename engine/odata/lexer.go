@@ -34,8 +34,11 @@ type lexer struct {
 	pos int
 }
 
+// syntaxError is a failure to read the filter src at pos. The message
+// may end in a sentence of its own, such as a literal's error: the
+// position continues it, as one sentence.
 func syntaxError(src string, pos int, format string, args ...any) error {
-	msg := strings.TrimSpace(strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " "))
+	msg := svcerr.Clause(strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " "))
 	return svcerr.Newf(svcerr.InvalidInput, "%s at position %d in $filter (positions count from 1).", msg, pos+1)
 }
 

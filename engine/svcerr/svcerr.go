@@ -8,6 +8,7 @@ package svcerr
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code is an error code string exactly as the service spells it.
@@ -150,6 +151,19 @@ func From(err error) *Error {
 		return e
 	}
 	return &Error{Code: InternalError, Message: InternalError.Message(), Index: -1}
+}
+
+// Clause returns a message ready to be continued: trimmed, without the
+// period that ends it, and with its first letter a capital. A caller that
+// adds where a failure happened (" at position 6") or which operation
+// failed then ends the whole with one period, and the message still
+// reads as one sentence.
+func Clause(msg string) string {
+	msg = strings.TrimSuffix(strings.TrimSpace(msg), ".")
+	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {
+		msg = string(msg[0]-'a'+'A') + msg[1:]
+	}
+	return msg
 }
 
 // Is reports whether err is a service error with the given code.

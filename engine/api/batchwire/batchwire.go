@@ -113,7 +113,7 @@ func Parse(contentType string, body []byte) (*Batch, error) {
 		for i, sub := range subs {
 			r, err := parseOperation(sub)
 			if err != nil {
-				return nil, svcerr.Newf(svcerr.InvalidInput, "%s (operation %d)", svcerr.From(err).Message, i)
+				return nil, svcerr.Newf(svcerr.InvalidInput, "%s (operation %d).", svcerr.Clause(svcerr.From(err).Message), i)
 			}
 			b.Requests = append(b.Requests, r)
 		}
