@@ -1,0 +1,73 @@
+// A stand-in for a page holding the engine's Web Worker, under Node: each
+// load() runs wasm_exec.js and worker.js afresh in a VM context of their
+// own (as a reload gives a worker a fresh global scope), with a shared
+// IndexedDB when asked, so a second load() sees what the first stored.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+/**
+ * load starts worker.js from dir (app.wasm, wasm_exec.js and worker.js, as
+ * the site build lays out dist/engine/) and resolves, once the worker has
+ * said {ready: true}, to call(message) → Promise of the worker's answer,
+ * and the context's globals (for the benchmark, which calls
+ * globalThis.tablelab directly).
+ */
+export async function load(dir, { indexedDB, IDBKeyRange } = {}) {
+  const script = (name) => new vm.Script(readFileSync(join(dir, name), "utf8"), { filename: join(dir, name) });
+  const waiting = new Map();
+  let onReady;
+  const ready = new Promise((resolve) => (onReady = resolve));
+  const scope = {
+    console, setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone,
+    TextEncoder, TextDecoder, URL, Response, WebAssembly, performance, crypto,
+    // IndexedDB (fake-indexeddb) hands back arrays of this realm, which
+    // wasm_exec.js must recognise as Uint8Arrays.
+    Uint8Array, ArrayBuffer,
+    location: { href: pathToFileURL(join(dir, "worker.js")).href },
+    fetch: async (url) => new Response(readFileSync(fileURLToPath(url)), { headers: { "content-type": "application/wasm" } }),
+    importScripts: (...names) => names.forEach((n) => script(n).runInContext(context)),
+    postMessage: (msg) => {
+      // A worker's messages are structured clones.
+      msg = structuredClone(msg);
+      if (msg.ready) return onReady();
+      const settle = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      settle?.(msg);
+    },
+  };
+  if (indexedDB) Object.assign(scope, { indexedDB, IDBKeyRange });
+  scope.self = scope;
+  const context = vm.createContext(scope);
+  script("worker.js").runInContext(context);
+  await ready;
+  let next = 0;
+  const call = (msg) =>
+    new Promise((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve);
+      context.onmessage({ data: structuredClone({ id, ...msg }) });
+    });
+  return { call, globals: context };
+}
+
+/** request writes a raw HTTP/1.1 request as contract 3 has it. */
+export function request(method, target, body = "", headers = {}) {
+  const h = { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02", ...headers };
+  if (body) h["Content-Type"] = "application/json";
+  const lines = Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  return `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:10002\r\n${lines}\r\n${body}`;
+}
+
+/** parseResponse reads raw HTTP/1.1 response text. */
+export function parseResponse(text) {
+  const at = text.indexOf("\r\n\r\n");
+  const [statusLine, ...fields] = text.slice(0, at).split("\r\n");
+  const headers = {};
+  for (const f of fields) {
+    const i = f.indexOf(":");
+    headers[f.slice(0, i).toLowerCase()] = f.slice(i + 1).trim();
+  }
+  return { status: Number(statusLine.split(" ")[1]), statusLine, headers, body: text.slice(at + 4) };
+}

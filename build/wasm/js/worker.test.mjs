@@ -1,0 +1,213 @@
+// worker.js and app.wasm end to end under Node, through the page's message
+// protocol (contract 3). TABLELAB_ENGINE_DIR holds app.wasm, wasm_exec.js
+// and worker.js; `go run ./build wasm` and the test command's wasm tier set
+// it after building them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { load, request, parseResponse } from "./page.mjs";
+
+const dir = process.env.TABLELAB_ENGINE_DIR;
+if (!dir) throw new Error("TABLELAB_ENGINE_DIR is not set");
+const account = "/devstoreaccount1";
+
+// client returns helpers for one store of a loaded worker.
+async function client(page, store) {
+  const op = async (name, data) => {
+    const answer = await page.call({ store, op: name, data });
+    if (answer.error !== undefined) throw new Error(`${name}: ${answer.error}`);
+    return answer.result;
+  };
+  const sas = await op("sas");
+  const serve = async (method, target, body, headers) => {
+    const signed = target + (target.includes("?") ? "&" : "?") + sas;
+    const answer = await page.call({ store, req: request(method, signed, body, headers) });
+    assert.equal(typeof answer.resp, "string", JSON.stringify(answer));
+    return parseResponse(answer.resp);
+  };
+  return { op, serve, sas };
+}
+
+test("requests and responses cross as raw HTTP text, with the plan headers on reads", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-1");
+  assert.match(c.sas, /(^|&)sig=/);
+  assert.match(c.sas, /(^|&)srt=sco(&|$)/);
+
+  let r = await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Orders" }));
+  assert.equal(r.status, 201, r.body);
+  r = await c.serve("POST", `${account}/Orders`, JSON.stringify({ PartitionKey: "p1", RowKey: "r1", Total: 12, "Big@odata.type": "Edm.Int64", Big: "9007199254740993", Note: "été 🚀" }));
+  assert.equal(r.status, 201, r.body);
+  assert.match(r.headers.etag, /^W\/"datetime'/);
+
+  r = await c.serve("GET", `${account}/Orders(PartitionKey='p1',RowKey='r1')`);
+  assert.equal(r.status, 200, r.body);
+  assert.equal(r.statusLine, "HTTP/1.1 200 OK");
+  assert.equal(JSON.parse(r.body).Total, 12);
+
+  r = await c.serve("GET", `${account}/Orders()?$filter=${encodeURIComponent("PartitionKey eq 'p1' and RowKey eq 'r1'")}`);
+  assert.equal(r.status, 200, r.body);
+  assert.equal(r.headers["x-tablelab-plan"], "point");
+  assert.equal(r.headers["x-tablelab-examined"], "1");
+  assert.equal(r.headers["x-tablelab-returned"], "1");
+  assert.equal(Number(r.headers["content-length"]), Buffer.byteLength(r.body));
+  const e = JSON.parse(r.body).value[0];
+  assert.equal(e.Total, 12);
+  assert.equal(e.Big, "9007199254740993");
+  assert.equal(e.Note, "été 🚀");
+
+  r = await c.serve("GET", `${account}/Orders()?$filter=${encodeURIComponent("PartitionKey eq 'p1' and Total gt 10")}`);
+  assert.equal(r.status, 200, r.body);
+  assert.equal(r.headers["x-tablelab-plan"], "partition-scan");
+  assert.equal(JSON.parse(r.body).value.length, 1);
+});
+
+test("failures answer in the service's format, never a stuck promise", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-2");
+  // No credentials: the service's 403.
+  let answer = await page.call({ store: "example-2", req: request("GET", `${account}/Tables`) });
+  let r = parseResponse(answer.resp);
+  assert.equal(r.status, 403);
+  assert.match(r.body, /"code":"Authorization/);
+  // Not HTTP at all.
+  answer = await page.call({ store: "example-2", req: "hello" });
+  r = parseResponse(answer.resp);
+  assert.equal(r.status, 400);
+  assert.match(r.body, /"code":"InvalidInput"/);
+  // A missing table.
+  r = await c.serve("GET", `${account}/Nope()`);
+  assert.equal(r.status, 404);
+  assert.match(r.body, /TableNotFound/);
+  // Ops that fail answer {error}.
+  answer = await page.call({ store: "example-2", op: "import", data: "{not json" });
+  assert.equal(typeof answer.error, "string");
+  answer = await page.call({ store: "example-2", op: "frobnicate" });
+  assert.match(answer.error, /unknown op/);
+});
+
+test("each named store is a store of its own", async () => {
+  const page = await load(dir);
+  const a = await client(page, "example-a");
+  const b = await client(page, "example-b");
+  assert.equal((await a.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "OnlyInA" }))).status, 201);
+  const listA = JSON.parse((await a.serve("GET", `${account}/Tables`)).body).value.map((t) => t.TableName);
+  const listB = JSON.parse((await b.serve("GET", `${account}/Tables`)).body).value.map((t) => t.TableName);
+  assert.deepEqual(listA, ["OnlyInA"]);
+  assert.deepEqual(listB, []);
+  // Resetting a memory store forgets it.
+  await a.op("reset");
+  assert.deepEqual(JSON.parse((await a.serve("GET", `${account}/Tables`)).body).value, []);
+});
+
+test("the playground survives a reload in IndexedDB: tables, ETags, Timestamps, batches whole", async () => {
+  const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  let page = await load(dir, idb);
+  let c = await client(page, "playground");
+  assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Kept" }))).status, 201);
+  const ins = await c.serve("POST", `${account}/Kept`, JSON.stringify({ PartitionKey: "p", RowKey: "1", N: 1 }));
+  assert.equal(ins.status, 201);
+  // An import writes each partition's run as batches of up to 100.
+  const rows = Array.from({ length: 250 }, (_, i) => `{"PartitionKey":"q","RowKey":"${String(i).padStart(3, "0")}","V":${i}}`);
+  await c.op("import", `{"tablelab":"export/1","tables":[{"name":"Kept","entities":[${rows.join(",")}]}]}`);
+  const before = await c.serve("GET", `${account}/Kept(PartitionKey='p',RowKey='1')`);
+  const beforeAll = JSON.parse((await c.serve("GET", `${account}/Kept()`, "", { Accept: "application/json;odata=minimalmetadata" })).body).value;
+  assert.equal(beforeAll.length, 251);
+
+  page = await load(dir, idb); // a reload: a fresh worker, the same IndexedDB
+  c = await client(page, "playground");
+  const after = await c.serve("GET", `${account}/Kept(PartitionKey='p',RowKey='1')`);
+  assert.equal(after.status, 200, after.body);
+  assert.equal(after.headers.etag, before.headers.etag);
+  assert.equal(JSON.parse(after.body).Timestamp, JSON.parse(before.body).Timestamp);
+  const afterAll = JSON.parse((await c.serve("GET", `${account}/Kept()`, "", { Accept: "application/json;odata=minimalmetadata" })).body).value;
+  assert.deepEqual(afterAll, beforeAll);
+  // A new write after the reload gets a later Timestamp than any before.
+  const upd = await c.serve("PUT", `${account}/Kept(PartitionKey='p',RowKey='1')`, JSON.stringify({ N: 2 }), { "If-Match": "*" });
+  assert.equal(upd.status, 204, upd.body);
+  assert.ok(upd.headers.etag > before.headers.etag);
+
+  // Other stores stay in memory.
+  const other = await client(page, "example-x");
+  assert.deepEqual(JSON.parse((await other.serve("GET", `${account}/Tables`)).body).value, []);
+
+  // Reset empties the playground for good.
+  await c.op("reset");
+  page = await load(dir, idb);
+  c = await client(page, "playground");
+  assert.deepEqual(JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value, []);
+});
+
+test("a log past the compaction size becomes a snapshot, and a reload reads it back", async () => {
+  const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  let page = await load(dir, idb);
+  let c = await client(page, "playground");
+  const pad = "x".repeat(600);
+  const rows = Array.from({ length: 3000 }, (_, i) => `{"PartitionKey":"p${i % 7}","RowKey":"${i}","Pad":"${pad}","I":${i}}`);
+  await c.op("import", `{"tablelab":"export/1","tables":[{"name":"Big","entities":[${rows.join(",")}]}]}`);
+  // The compaction runs after the write that crossed the size: wait for
+  // the snapshot to appear.
+  const snapshotKeys = () =>
+    new Promise((resolve, reject) => {
+      const open = idb.indexedDB.open("tablelab", 1);
+      open.onsuccess = () => {
+        const req = open.result.transaction("snapshots").objectStore("snapshots").getAllKeys();
+        req.onsuccess = () => { open.result.close(); resolve(req.result); };
+        req.onerror = () => reject(req.error);
+      };
+      open.onerror = () => reject(open.error);
+    });
+  let keys = [];
+  for (let i = 0; i < 100 && keys.length === 0; i++) {
+    keys = await snapshotKeys();
+    if (keys.length === 0) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(keys, ["playground"]);
+  // Writes after the snapshot land in the log.
+  assert.equal((await c.serve("POST", `${account}/Big`, JSON.stringify({ PartitionKey: "z", RowKey: "after" }))).status, 201);
+
+  page = await load(dir, idb);
+  c = await client(page, "playground");
+  let count = 0;
+  let next = "";
+  do {
+    const r = await c.serve("GET", `${account}/Big()?$select=RowKey${next}`);
+    count += JSON.parse(r.body).value.length;
+    const pk = r.headers["x-ms-continuation-nextpartitionkey"];
+    const rk = r.headers["x-ms-continuation-nextrowkey"];
+    next = pk ? `&NextPartitionKey=${encodeURIComponent(pk)}&NextRowKey=${encodeURIComponent(rk)}` : "";
+  } while (next);
+  assert.equal(count, 3001);
+});
+
+test("export, reset, import gives back the same tables and entities", async () => {
+  const page = await load(dir, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const c = await client(page, "playground");
+  await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Typed" }));
+  await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Empty" }));
+  const entity = {
+    PartitionKey: "p'1", RowKey: "r 1", S: "line\nbreak \"quoted\" été", I: 7, D: 2.5,
+    "L@odata.type": "Edm.Int64", L: "-9223372036854775808",
+    "T@odata.type": "Edm.DateTime", T: "2024-01-02T03:04:05.1234567Z",
+    "G@odata.type": "Edm.Guid", G: "c9da6455-213d-42c9-9a79-3e9149a57833",
+    "B@odata.type": "Edm.Binary", B: "AAH/", Yes: true,
+    "N@odata.type": "Edm.Double", N: "NaN",
+  };
+  assert.equal((await c.serve("POST", `${account}/Typed`, JSON.stringify(entity))).status, 201);
+  const read = async () => {
+    const tables = JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value.map((t) => t.TableName);
+    const r = await c.serve("GET", `${account}/Typed()`, "", { Accept: "application/json;odata=fullmetadata" });
+    const value = JSON.parse(r.body).value.map(({ Timestamp, "odata.etag": _, ...rest }) => rest);
+    return { tables, value };
+  };
+  const before = await read();
+  const text = await c.op("export");
+  assert.equal(JSON.parse(text).tablelab, "export/1");
+  await c.op("reset");
+  assert.deepEqual(JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value, []);
+  await c.op("import", text);
+  assert.deepEqual(await read(), before);
+  // Importing twice changes nothing but Timestamps.
+  await c.op("import", text);
+  assert.deepEqual(await read(), before);
+});

@@ -1,0 +1,120 @@
+// The table engine in a Web Worker: loads the Go runtime's glue
+// (wasm_exec.js) and app.wasm beside this file, then answers the page's
+// messages (contract 3 of docs/architecture.md):
+//
+//   page → worker  {id, store, req}            req: a raw HTTP/1.1 request
+//   worker → page  {id, resp}                  resp: the raw HTTP/1.1 response
+//   page → worker  {id, store, op, data}       op: reset | export | import | sas
+//   worker → page  {id, result} or {id, error}
+//   worker → page  {ready: true}               once, when the engine runs
+//
+// The store named "playground" is kept in IndexedDB (tablelabIDB below);
+// any other name is a fresh store in memory.
+"use strict";
+
+importScripts("wasm_exec.js");
+
+// tablelabIDB is the Go side's medium (wasm/browser/indexeddb.go): a store's
+// snapshot and the journal records written since, one IndexedDB
+// transaction per call, so a record (a whole batch) is stored whole or not
+// at all, and records commit in the order they were appended.
+if (typeof indexedDB !== "undefined") {
+  const dbName = "tablelab";
+  let opened;
+  const db = () =>
+    (opened ??= new Promise((resolve, reject) => {
+      const open = indexedDB.open(dbName, 1);
+      open.onupgradeneeded = () => {
+        open.result.createObjectStore("log"); // key [store, seq] → bytes
+        open.result.createObjectStore("snapshots"); // key store → {bytes, upto}
+      };
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    }));
+  // run calls fn with a transaction over names and settles with fn's
+  // result once the transaction has committed.
+  const run = async (names, mode, fn) => {
+    const tx = (await db()).transaction(names, mode);
+    const result = fn(tx);
+    return new Promise((resolve, reject) => {
+      tx.oncomplete = () => resolve(typeof result === "function" ? result() : result);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
+    });
+  };
+  const range = (name, upto = Infinity) => IDBKeyRange.bound([name, 0], [name, upto]);
+  globalThis.tablelabIDB = {
+    load: (name) =>
+      run(["log", "snapshots"], "readonly", (tx) => {
+        let snap, keys, values;
+        tx.objectStore("snapshots").get(name).onsuccess = (e) => (snap = e.target.result);
+        tx.objectStore("log").getAllKeys(range(name)).onsuccess = (e) => (keys = e.target.result);
+        tx.objectStore("log").getAll(range(name)).onsuccess = (e) => (values = e.target.result);
+        return () => {
+          const upto = snap ? snap.upto : 0;
+          const records = [];
+          let seq = upto;
+          keys.forEach((k, i) => {
+            if (k[1] <= upto) return; // compacted into the snapshot
+            records.push(values[i]);
+            seq = k[1];
+          });
+          return { snapshot: snap ? snap.bytes : null, records, seq };
+        };
+      }),
+    append: (name, seq, bytes) => run(["log"], "readwrite", (tx) => void tx.objectStore("log").put(bytes, [name, seq])),
+    compact: (name, bytes, upto) =>
+      run(["log", "snapshots"], "readwrite", (tx) => {
+        tx.objectStore("snapshots").put({ bytes, upto }, name);
+        tx.objectStore("log").delete(range(name, upto));
+      }),
+    clear: (name) =>
+      run(["log", "snapshots"], "readwrite", (tx) => {
+        tx.objectStore("snapshots").delete(name);
+        tx.objectStore("log").delete(range(name));
+      }),
+  };
+}
+
+const started = new Promise((resolve) => (globalThis.tablelabStarted = resolve));
+
+(async () => {
+  const go = new Go();
+  const url = new URL("app.wasm", self.location.href);
+  const { instance } =
+    typeof WebAssembly.instantiateStreaming === "function"
+      ? await WebAssembly.instantiateStreaming(fetch(url), go.importObject)
+      : await WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), go.importObject);
+  // go.run settles only when the program exits, which it never does: not
+  // awaited. main sets globalThis.tablelab, then calls tablelabStarted.
+  go.run(instance);
+  await started;
+  postMessage({ ready: true });
+})().catch((err) => {
+  // The page learns of a failed start from the worker's error event.
+  setTimeout(() => {
+    throw err;
+  });
+});
+
+const ops = {
+  reset: (store) => tablelab.reset(store),
+  export: (store) => tablelab.export(store),
+  import: (store, data) => tablelab.import(store, String(data ?? "")),
+  sas: () => tablelab.sas(),
+};
+
+onmessage = async (e) => {
+  const { id, store = "", req, op, data } = e.data ?? {};
+  await started;
+  if (typeof req === "string") {
+    postMessage({ id, resp: await tablelab.serve(String(store), req) });
+    return;
+  }
+  try {
+    if (!Object.hasOwn(ops, op)) throw new Error(`unknown op ${JSON.stringify(op)}`);
+    postMessage({ id, result: await ops[op](String(store), data) });
+  } catch (err) {
+    postMessage({ id, error: String(err && err.message ? err.message : err) });
+  }
+};
