@@ -29,7 +29,7 @@ func (r *Recovery) Settle(read func(settle func(rec []byte, at Place) error) err
 	// before. A copy of the tree makes the next change to each node copy
 	// it afresh, and settling changes exactly the nodes that hold recent
 	// writes, so their old arrays, and the encodings in them, go. Without
-	// it, a million-entity load kept a third of its encodings alive.
+	// it, a large load kept many of its encodings alive.
 	s.mu.Lock()
 	s.tree.Copy()
 	s.mu.Unlock()

@@ -26,8 +26,8 @@ import (
 //
 // The kind byte of a String carries plainBit when the text needs no JSON
 // escaping (edm.IsPlain). Checked once when the entity is written, it
-// lets every response copy the text as it is: escaping was a third of
-// the CPU of serving a partition. Encodings written without the bit (by
+// lets every response copy the text as it is: escaping had been a large
+// share of the CPU of serving a partition. Encodings written without the bit (by
 // earlier builds) read the same, only slower.
 
 // ErrCorrupt is the failure to read a damaged encoding or record.

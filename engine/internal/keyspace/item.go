@@ -11,9 +11,9 @@ import (
 // memory but theirs.
 //
 // An item holds one pointer. It held three (the keys as strings of their
-// own, into the same memory), and at a million entities the collector's
-// marking, which follows every pointer of every item, took close to a
-// third of the server's CPU under a point-read load.
+// own, into the same memory), and with many entities the collector's
+// marking, which follows every pointer of every item, took a large share
+// of the server's CPU under a point-read load.
 //
 // A settled item holds only the head of its encoding — Timestamp and
 // keys — and its residue, followed by where the whole encoding lies in a
