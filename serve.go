@@ -140,10 +140,13 @@ func run(args []string) error {
 	}
 
 	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose}})
+	// -quiet drops the log of each request; the lines of startup and
+	// shutdown below still go to logger.
+	requestLog := logger
 	if cfg.quiet {
-		logger = nil
+		requestLog = nil
 	}
-	httpSrv := frontEnd(srv, apifasthttp.Config{}, logger)
+	httpSrv := frontEnd(srv, apifasthttp.Config{}, requestLog)
 
 	ln, err := net.Listen("tcp", cfg.tableAddr)
 	if err != nil {
