@@ -10,6 +10,7 @@ export class EngineClient {
   constructor(url) {
     this.pending = new Map();
     this.nextId = 1;
+    this.failed = null;
     this.worker = new Worker(url);
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => {
@@ -28,6 +29,7 @@ export class EngineClient {
       this.worker.onerror = (event) => {
         event.preventDefault?.();
         const err = new Error(`the engine worker failed: ${event.message ?? "could not load"}`);
+        this.failed = err;
         reject(err);
         for (const waiter of this.pending.values()) waiter.reject(err);
         this.pending.clear();
@@ -37,6 +39,8 @@ export class EngineClient {
 
   async #call(message) {
     await this.ready;
+    // A worker that has failed answers nothing more: say so at once.
+    if (this.failed) throw this.failed;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -105,6 +105,11 @@ function enhance(figure) {
     figure.dataset.state = result.error ? (result.error.name === "Stopped" ? "stopped" : "error") : "done";
   }
 
+  // A reader who points at or tabs into an example will likely run it:
+  // load the engine then, not on every page view.
+  const warm = () => runHost().warm();
+  figure.addEventListener("pointerenter", warm, { once: true });
+  figure.addEventListener("focusin", warm, { once: true });
   runButton.addEventListener("click", start);
   stopButton.addEventListener("click", () => host?.stop());
   resetButton.addEventListener("click", () => {

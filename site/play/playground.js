@@ -57,8 +57,8 @@ function build(root) {
 
   root.classList.add("pg");
   const toolbar = el("div", "pg-toolbar");
-  toolbar.setAttribute("role", "toolbar");
-  toolbar.setAttribute("aria-label", "Playground");
+  toolbar.setAttribute("role", "group");
+  toolbar.setAttribute("aria-label", "Playground controls");
   const starter = el("select", "pg-select");
   starter.id = "pg-starter";
   starter.setAttribute("aria-label", "Starter example");
@@ -151,6 +151,7 @@ async function start(root) {
   const ui = build(root);
   const engine = new EngineClient(new URL("../engine/worker.js", here));
   const host = new RunHost(engine, new URL("run-worker.js", here));
+  host.warm();
   const totals = { runs: 0, requests: 0, examined: 0, returned: 0 };
   const say = (text) => {
     ui.status.textContent = text;

@@ -78,6 +78,14 @@ export class RunHost {
     });
   }
 
+  /**
+   * warm starts the runner worker ahead of the first run, so that Run
+   * answers sooner; the engine worker starts with its client.
+   */
+  warm() {
+    if (!this.worker) this.#start();
+  }
+
   /** running reports whether code is under way. */
   get running() {
     return this.current !== null;
