@@ -97,10 +97,15 @@ export async function startServer({ site = false } = {}) {
   // test fails.
   const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`];
   let sitePort = 0;
-  const servesSite = site && knowsFlag(bin, "site-addr");
+  const hasSite = knowsFlag(bin, "site-addr");
+  const servesSite = site && hasSite;
   if (servesSite) {
     sitePort = await freePort();
     args.push("-site-addr", `127.0.0.1:${sitePort}`);
+  } else if (hasSite) {
+    // The site is served by default; empty serves none, so that this
+    // server neither takes its port nor rebuilds dist/ under the tests.
+    args.push("-site-addr=");
   }
   let out = "";
   const child = spawn(bin, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
