@@ -12,7 +12,9 @@
 // returns query results. A table is a contiguous stretch of the keyspace,
 // a partition a stretch of its table, so deleting a table removes one range
 // and a query walks one range. Entities are stored in a compact binary
-// encoding (one allocation each) that filters read without decoding.
+// encoding (one allocation each) that filters read without decoding. The
+// keyspace's representation — items, the encoding, journal records, what
+// a settled entity keeps in memory — is internal (engine/internal/keyspace).
 //
 // # Plans
 //
@@ -38,6 +40,10 @@
 // one entity share it; scans read an O(1) copy-on-write snapshot, so they
 // see one consistent state and never hold writers back. Timestamps come
 // from an injected clock and are unique per write, so they double as
-// ETags. An optional Journal receives each committed mutation; the write
-// is acknowledged only once the journal has made it durable.
+// ETags; hosts hand the store's clock (Store.Now) to whatever else reads
+// one. An optional Journal receives each committed mutation; the write is
+// acknowledged only once the journal has made it durable. The host that
+// owns the journal creates the store with NewDurable, and its Recovery
+// handle replays the journal, loads and writes snapshots, and tells the
+// store where in the files its entities lie.
 package engine
