@@ -15,13 +15,17 @@ import { createEditor } from "./editor.js";
 import { el, errorText, renderPlans } from "./view.js";
 
 const here = new URL(".", import.meta.url);
-let host = null;
 
-// The engine worker starts on the first Run, so a page that is only read
-// downloads no wasm.
-function runHost() {
-  host ??= new RunHost(new EngineClient(new URL("../engine/worker.js", here)), new URL("run-worker.js", here));
-  return host;
+// lazyHost makes the page's one RunHost when first asked: a page that is
+// only read downloads no wasm. peek returns it without making it.
+function lazyHost() {
+  let host = null;
+  const get = () => {
+    host ??= new RunHost(new EngineClient(new URL("../engine/worker.js", here)), new URL("run-worker.js", here));
+    return host;
+  };
+  get.peek = () => host;
+  return get;
 }
 
 function addStyles() {
@@ -33,7 +37,7 @@ function addStyles() {
   document.head.append(link);
 }
 
-function enhance(figure) {
+function enhance(figure, runHost) {
   const source = figure.querySelector("textarea.run-source")?.value ?? "";
   const expectedNode = figure.querySelector("pre.run-expected");
   const expected = expectedNode ? expectedNode.textContent : null;
@@ -111,9 +115,9 @@ function enhance(figure) {
   figure.addEventListener("pointerenter", warm, { once: true });
   figure.addEventListener("focusin", warm, { once: true });
   runButton.addEventListener("click", start);
-  stopButton.addEventListener("click", () => host?.stop());
+  stopButton.addEventListener("click", () => runHost.peek()?.stop());
   resetButton.addEventListener("click", () => {
-    if (figure.dataset.state === "running") host?.stop();
+    if (figure.dataset.state === "running") runHost.peek()?.stop();
     runs++;
     editor.setCode(source);
     output.replaceChildren();
@@ -130,4 +134,5 @@ function sameList(a, b) {
 }
 
 addStyles();
-for (const figure of document.querySelectorAll("figure.run-example")) enhance(figure);
+const runHost = lazyHost();
+for (const figure of document.querySelectorAll("figure.run-example")) enhance(figure, runHost);
