@@ -1,0 +1,27 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { queryTarget, errorText } from "../view.js";
+
+test("queryTarget: the table path and query options, never the SAS", () => {
+  const sas = "sv=2019-02-02&ss=t&srt=sco&sp=rwdlau&se=2026-11-23T12%3A30%3A08Z&sig=abc%2B%3D";
+  assert.equal(
+    queryTarget(`http://127.0.0.1:10002/devstoreaccount1/Orders()?$filter=PartitionKey%20eq%20'a%20b'&$top=5&${sas}`),
+    "Orders()?$filter=PartitionKey eq 'a b'&$top=5",
+  );
+  assert.equal(
+    queryTarget(`http://127.0.0.1:10002/devstoreaccount1/Orders(PartitionKey='p',RowKey='r%C3%BC')?${sas}`),
+    "Orders(PartitionKey='p',RowKey='rü')",
+  );
+  assert.equal(queryTarget(`http://127.0.0.1:10002/devstoreaccount1/T()?NextPartitionKey=1!8!cA--&${sas}`), "T()?NextPartitionKey=1!8!cA--");
+  assert.equal(queryTarget("not a url"), "");
+});
+
+test("errorText: a RestError with its status, the service's code and message", () => {
+  assert.equal(
+    errorText({ name: "RestError", statusCode: 409, code: "EntityAlreadyExists", message: "{json}", detail: "The specified entity already exists." }),
+    "RestError 409 EntityAlreadyExists: The specified entity already exists.",
+  );
+  assert.equal(errorText({ name: "TypeError", message: "x is not a function" }), "TypeError: x is not a function");
+  assert.equal(errorText({ message: "odd" }), "Error: odd");
+});
