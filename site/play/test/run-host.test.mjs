@@ -1,0 +1,120 @@
+// RunHost with a stand-in for the browser's Worker: the page's side of the
+// runner Worker relays SDK requests to the engine on the run's store, and
+// Stop ends code that never finishes, keeping what it printed.
+
+import { test, beforeEach, afterEach } from "node:test";
+import assert from "node:assert/strict";
+
+import { RunHost } from "../run-host.js";
+
+// FakeWorker plays run-worker.js: ready at once, then whatever the test's
+// script does with each message.
+class FakeWorker {
+  static made = [];
+  static script = () => {};
+  constructor(url, options) {
+    this.url = String(url);
+    this.options = options;
+    this.terminated = false;
+    this.sent = [];
+    FakeWorker.made.push(this);
+    queueMicrotask(() => this.emit({ ready: true }));
+  }
+  emit(data) {
+    if (!this.terminated) this.onmessage?.({ data });
+  }
+  postMessage(data) {
+    this.sent.push(data);
+    FakeWorker.script(this, data);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
+const engine = {
+  requests: [],
+  async connectionString(store) {
+    return `TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;SharedAccessSignature=sig-for-${store}`;
+  },
+  async request(store, req) {
+    this.requests.push([store, req]);
+    return "HTTP/1.1 204 No Content\r\n\r\n";
+  },
+};
+
+let saved;
+beforeEach(() => {
+  saved = globalThis.Worker;
+  globalThis.Worker = FakeWorker;
+  FakeWorker.made = [];
+  engine.requests = [];
+});
+afterEach(() => {
+  globalThis.Worker = saved;
+});
+
+test("a run gets the store's connection string and its requests reach the engine on that store", async () => {
+  FakeWorker.script = (w, data) => {
+    if ("run" in data) {
+      w.emit({ print: "hello" });
+      w.emit({ http: 7, req: "DELETE /devstoreaccount1/T HTTP/1.1\r\n\r\n" });
+    } else if ("httpReply" in data) {
+      w.emit({ request: { method: "DELETE", status: 204 } });
+      w.emit({ done: { output: "hello", plans: [], queries: [], requests: [], echoed: data } });
+    }
+  };
+  const host = new RunHost(engine, "run-worker.js");
+  const printed = [];
+  const result = await host.run("print('hello')", "example-3", { onPrint: (l) => printed.push(l) });
+  const [worker] = FakeWorker.made;
+  assert.equal(worker.options.type, "module");
+  assert.deepEqual(worker.sent[0], {
+    run: "print('hello')",
+    connectionString: "TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;SharedAccessSignature=sig-for-example-3",
+  });
+  assert.deepEqual(engine.requests, [["example-3", "DELETE /devstoreaccount1/T HTTP/1.1\r\n\r\n"]]);
+  assert.deepEqual(result.echoed, { httpReply: 7, resp: "HTTP/1.1 204 No Content\r\n\r\n" });
+  assert.deepEqual(printed, ["hello"]);
+  assert.equal(host.running, false);
+});
+
+test("stop ends code that never finishes, keeps its output and plans, and the next run gets a new worker", async () => {
+  FakeWorker.script = (w, data) => {
+    if ("run" in data && data.run === "loop") {
+      w.emit({ print: "before the loop" });
+      w.emit({ request: { method: "GET", status: 200, plan: "table-scan", examined: 4, returned: 1 } });
+      // ...and never a "done".
+    } else if ("run" in data) {
+      w.emit({ done: { output: "fine", plans: [], queries: [], requests: [] } });
+    }
+  };
+  const host = new RunHost(engine, "run-worker.js");
+  const pending = host.run("loop", "playground");
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(host.running, true);
+  host.stop();
+  const stopped = await pending;
+  assert.equal(FakeWorker.made[0].terminated, true);
+  assert.equal(stopped.output, "before the loop");
+  assert.deepEqual(stopped.plans, ["table-scan"]);
+  assert.equal(stopped.queries[0].examined, 4);
+  assert.equal(stopped.error.name, "Stopped");
+  assert.equal(host.running, false);
+
+  const next = await host.run("print('fine')", "playground");
+  assert.equal(next.output, "fine");
+  assert.equal(FakeWorker.made.length, 2);
+  assert.equal(FakeWorker.made[1].terminated, false);
+});
+
+test("a runner worker that fails to load ends the run with its error, not a wait", async () => {
+  FakeWorker.script = () => {};
+  const host = new RunHost(engine, "run-worker.js");
+  const pending = host.run("print(1)", "playground");
+  await new Promise((r) => setTimeout(r, 10));
+  FakeWorker.made[0].onerror({ message: "SyntaxError: Unexpected token", preventDefault() {} });
+  const result = await pending;
+  assert.match(result.error.message, /runner worker failed: SyntaxError/);
+  assert.equal(FakeWorker.made[0].terminated, true);
+});
