@@ -16,6 +16,7 @@ var tiers = []testrun.Tier{
 	{Name: "wasm build of the core (GOOS=js)", Run: testrun.WasmBuild},
 	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
+	{Name: "README examples, run as written (curl, and JavaScript in a fresh npm folder)", Run: testrun.README},
 	{Name: "site: build dist/ and check its pages, links and engine files", Run: sitecheck.Tier},
 	// These two need dist/, which the site build writes.
 	{Name: "browser: the site in headless Chromium", Run: testrun.Browser},
