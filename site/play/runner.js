@@ -18,26 +18,32 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  *   { output, plans, queries, requests, error? }
  *
  * output is what the code printed, one line per print/console.log call;
- * plans the X-Tablelab-Plan of each query in order ("point", "range", …),
+ * plans the X-Tablelab-Plan of each read in order ("point", "range", …),
  * as run blocks declare them; queries the same reads with
  * {plan, examined, returned, method, url, status}; requests every REST
- * call with its bodies and timing; error, when the code threw, is
- * {name, message, code?, statusCode?} as the SDK raised it.
+ * call with its bodies, status and time; error, when the code threw, is
+ * {name, message, code?, statusCode?, detail?} as the SDK raised it.
  *
- * env.sdk is the @azure/data-tables module; env.connectionString what the
- * code sees as connectionString; env.httpClient, when given, carries every
- * request instead of the SDK's own client (the browser hands them to the
- * engine worker); env.clientOptions are added to every client's options
- * (by default {allowInsecureConnection: true}: the examples' endpoint is
- * the local server's http://127.0.0.1:10002, to which the SDK otherwise
- * refuses to send an account key; the option changes nothing for https
- * endpoints, so the code stays the code that runs against Azure);
- * env.onPrint(line) and
- * env.onRequest(entry), when given, hear of each line printed and each
- * request completed as it happens (a page shows them before the code ends,
- * and keeps them if it has to stop the code). The code sees every export of env.sdk as a global, with
- * TableClient and TableServiceClient wrapped so that any client it makes
- * reports its requests here, plus print, console and connectionString.
+ * The code sees every export of env.sdk as a global, with TableClient and
+ * TableServiceClient wrapped so that any client it makes reports its
+ * requests here, plus print, console and connectionString.
+ *
+ *   env.sdk               the @azure/data-tables module
+ *   env.connectionString  what the code sees as connectionString
+ *   env.httpClient        optional: carries every request instead of the
+ *                         SDK's own client (the browser's goes to the
+ *                         engine worker)
+ *   env.clientOptions     added to every client's options; by default
+ *                         {allowInsecureConnection: true}, since the
+ *                         examples' endpoint is the local server's
+ *                         http://127.0.0.1:10002, to which the SDK
+ *                         otherwise refuses to send an account key (it
+ *                         changes nothing for https, so the code stays
+ *                         the code that runs against Azure)
+ *   env.onPrint(line), env.onRequest(entry)
+ *                         optional: hear of each line and each request as
+ *                         it happens, so a page shows them before the code
+ *                         ends and keeps them if it must stop the code
  */
 export async function run(code, env) {
   const lines = [];
