@@ -107,10 +107,11 @@ func run(args []string) error {
 	}
 	// The store's heap is nearly all live entities, so the collector's
 	// default of letting the heap double between collections doubles the
-	// server's memory. Collecting at +50% cut peak RSS by a quarter in the
-	// load benchmark at no cost in throughput; past a few hundred MiB of
-	// live data, headroom follows the live heap more tightly still
-	// (tightenHeap). GOGC and GOMEMLIMIT still override both.
+	// server's memory. Collecting at +50% cut peak RSS markedly in the
+	// load benchmark at no cost in throughput (docs/benchmarks.md); past
+	// a few hundred MiB of live data, headroom follows the live heap more
+	// tightly still (tightenHeap). GOGC and GOMEMLIMIT still override
+	// both.
 	gogcUnset := os.Getenv("GOGC") == ""
 	if gogcUnset {
 		debug.SetGCPercent(50)
@@ -131,9 +132,9 @@ func run(args []string) error {
 		return err
 	}
 	defer closeStore()
-	// Only once the store is open: replaying a large log under the
-	// tighter limit took a million-entity restart from 2.4–2.8 s to
-	// 3.3–4.3 s, against a budget of 5.
+	// Only once the store is open: replay allocates fast and briefly, and
+	// under the tighter limit a million-entity restart slowed by half
+	// again, close to its budget (docs/benchmarks.md).
 	if gogcUnset && os.Getenv("GOMEMLIMIT") == "" {
 		stopTighten := tightenHeap()
 		defer stopTighten()
@@ -186,8 +187,9 @@ func run(args []string) error {
 // tightenHeap keeps the collector's headroom at an eighth of the live heap
 // plus 64 MiB, once that is less than GOGC's half: the heap of a large
 // store is mostly entities that stay, and most of them are strings the
-// collector need not scan, so collecting more often costs little while a
-// half of 1.3 GiB of live data is 650 MiB of memory held for nothing. It
+// collector need not scan, so collecting more often costs little while
+// half the live heap of a large store is a lot of memory held for
+// nothing. It
 // sets a soft memory limit from the live heap the last collection found,
 // rechecked ten times a second; the limit only ever leads the collector
 // to run sooner, and an updated limit follows the heap as it grows.

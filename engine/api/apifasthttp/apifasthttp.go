@@ -5,9 +5,9 @@
 // http.Handler (engine/api/apihttp). The local server uses this one
 // because on a two-core machine, with the load client on the same cores,
 // net/http's per-request work (a goroutine that watches the connection,
-// header maps, a response writer per request) cost more than the protocol
-// itself: ~17 µs of server CPU per point read against ~10 µs for the
-// protocol. fasthttp reuses its request state per connection.
+// header maps, a response writer per request) cost more server CPU per
+// point read than the protocol itself (docs/benchmarks.md has the
+// figures). fasthttp reuses its request state per connection.
 package apifasthttp
 
 import (
@@ -57,8 +57,8 @@ func request(ctx *fasthttp.RequestCtx) *api.Request {
 		req.Scheme = "https"
 	}
 	// The fields are copied into one string and taken as slices of it:
-	// one allocation instead of two per field, which were a fifth of the
-	// server's allocations on point reads.
+	// one allocation instead of two per field, which were a large share
+	// of the server's allocations on point reads.
 	size := 0
 	for k, v := range ctx.Request.Header.All() {
 		size += len(k) + len(v)
@@ -106,10 +106,10 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 	// there was one) goes out as a stream over that buffer, which returns
 	// to the pool when fasthttp closes the stream, once it has written
 	// it. Copied into fasthttp's own pooled body buffers instead, pages
-	// left a megabyte buffer in each pooled response, small ones too:
-	// 16 MiB of a 10,000-entity store's 63 MiB after a query load. Left
-	// to the collector, the megabyte of garbage per page cost a fifth of
-	// the server's CPU in collections.
+	// left a megabyte buffer in each pooled response, small ones too, a
+	// quarter of a small store's memory after a query load; left to the
+	// collector, the megabyte of garbage per page cost a large share of
+	// the server's CPU in collections (docs/benchmarks.md).
 	resp.Body = nil
 	write(ctx, resp)
 	ctx.Response.SetBodyStream(&pooledBody{b: body, pool: h.bufs, scratch: scratch}, len(body))
