@@ -31,7 +31,7 @@ func Run(root string, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	sizesFlag := fs.String("sizes", "10000,100000,1000000", "table sizes")
 	dur := fs.Duration("duration", 3*time.Second, "time per line")
-	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk", "targets to run, of tablelab, tablelab-in-memory, azurite-memory, azurite-disk, floor (the do-nothing server) and ext=HOST:PORT (a tablelab already running)")
+	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk,floor", "targets to run, of tablelab, tablelab-in-memory, azurite-memory, azurite-disk, floor (the do-nothing server) and ext=HOST:PORT (a tablelab already running)")
 	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
 	cpuProfile := fs.String("cpuprofile", "", "write the load client's CPU profile to this `file`")
 	if err := fs.Parse(args); err != nil {
