@@ -119,18 +119,24 @@ function siteInChromium() {
   });
 
   test("a docs page becomes interactive (a figure, not asserted)", async (t) => {
-    const first = examples[0];
+    const first = examples.find((e) => e.page !== "index.html") ?? examples[0];
     const { page, problems } = await open();
+    // Cold: nothing of the site in the HTTP cache, as on a first visit.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send("Network.clearBrowserCache");
     const start = Date.now();
     await page.goto(base + first.page, { waitUntil: "domcontentloaded" });
     const dcl = Date.now() - start;
+    await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === "ready", first.id);
+    const ready = Date.now() - start;
     const got = await runFigure(page, first.id);
-    const interactive = Date.now() - start;
+    const output = Date.now() - start;
+    t.diagnostic(
+      `docs page ${first.page}, cold cache, loopback: DOMContentLoaded ${dcl} ms, Run ready ${ready} ms, ` +
+        `first example's output (engine started on that Run) ${output} ms after navigation`,
+    );
     assert.equal(settled(got.output), settled(first.expected));
     assert.deepEqual(problems, []);
-    t.diagnostic(
-      `docs page interactive: ${first.page} DOMContentLoaded ${dcl} ms, first example's output shown ${interactive} ms after navigation (loopback)`,
-    );
     await page.close();
   });
 
@@ -212,6 +218,11 @@ function siteInChromium() {
       assert.equal(r.status, 200, r.body);
       return r.json.value.map((e) => [e.RowKey, e["odata.etag"], e.Timestamp, e.N]);
     };
+    // A batch that fails on its last operation (the entity exists)
+    // leaves nothing behind, now or after the reload.
+    const failing = insertBatch(table, [{ PartitionKey: "p", RowKey: "new" }, { PartitionKey: "p", RowKey: "r0" }], "kept2");
+    const refused = await engine.serve("POST", "/devstoreaccount1/$batch", failing.body, { "Content-Type": failing.contentType });
+    assert.match(refused.body, /HTTP\/1\.1 409/, "the batch's answer");
     const before = await read();
     assert.equal(before.length, 5);
     await page.reload({ waitUntil: "load" });
