@@ -169,9 +169,16 @@ func readPages(dir string) ([]*Page, error) {
 	return pages, nil
 }
 
+// templateIDs are the element ids site/templates/page.html uses; a
+// heading or example of the page never takes one.
+var templateIDs = []string{"main", "search-input", "search-status", "search-results", "theme-toggle", "playground", "related-heading"}
+
 // renderPage converts one content file; rel is its path under content/.
 func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 	pc := parser.NewContext()
+	for _, id := range templateIDs {
+		pc.IDs().Put([]byte(id))
+	}
 	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
 	var errs []error
 	for _, e := range RunErrors(pc) {

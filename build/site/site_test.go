@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -238,5 +239,32 @@ func TestEngineMissingIsAnError(t *testing.T) {
 	err := Build(Options{Root: root, Out: filepath.Join(t.TempDir(), "dist")})
 	if err == nil || !strings.Contains(err.Error(), "engine: the browser build needs ./wasm/browser") {
 		t.Errorf("no wasm/browser: %v", err)
+	}
+}
+
+func TestHeadingsNeverTakeTheTemplatesIDs(t *testing.T) {
+	page, errs := renderPage(newMarkdown(), "x.md", []byte("---\ntitle: X\n---\n\n## Main\n\n## Playground\n\n## Main\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var ids []string
+	for _, h := range page.Headings {
+		ids = append(ids, h.ID)
+	}
+	if strings.Join(ids, " ") != "main-1 playground-1 main-2" {
+		t.Errorf("heading ids %v", ids)
+	}
+}
+
+func TestTemplateIDsListed(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "site", "templates", "page.html"))
+	if err != nil {
+		t.Skip(err)
+	}
+	listed := strings.Join(templateIDs, " ") + " "
+	for _, m := range regexp.MustCompile(`id="([a-z-]+)"`).FindAllStringSubmatch(string(b), -1) {
+		if !strings.Contains(" "+listed, " "+m[1]+" ") {
+			t.Errorf("page.html uses id %q, which templateIDs lacks", m[1])
+		}
 	}
 }
