@@ -97,6 +97,24 @@ function siteInChromium() {
     assert.deepEqual(found, []);
   });
 
+  test("search finds pages and headings from the index, and its links land on them", async () => {
+    const index = JSON.parse(readFileSync(join(distDir, "search.json"), "utf8"));
+    const indexed = index.map((p) => p.url).sort();
+    const { page, problems } = await open("index.html");
+    // Every page a reader can reach is in the index (the playground too).
+    assert.deepEqual(indexed, [...pages].sort(), "search.json's pages against dist/'s");
+    const heading = index.flatMap((p) => p.headings.map((h) => ({ ...h, url: p.url }))).find((h) => h.text.length > 6);
+    assert.ok(heading, "no heading in the index");
+    await page.locator("#search-input").fill(heading.text.slice(0, 6));
+    const hit = page.locator("#search-results a", { hasText: heading.text }).first();
+    await hit.waitFor({ state: "visible" });
+    await hit.click();
+    await page.waitForURL((u) => u.pathname.endsWith(`/${heading.url}`) && u.hash === `#${heading.id}`);
+    assert.equal(await page.locator(`[id="${heading.id}"]`).count(), 1, `the heading #${heading.id} on ${heading.url}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("every run example prints its declared output and shows its declared plans", async (t) => {
     assert.ok(examples.length > 0, "the site has no run example");
     const record = {};
