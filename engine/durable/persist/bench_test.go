@@ -1,3 +1,5 @@
+//go:build !js
+
 package persist
 
 import (
@@ -36,7 +38,7 @@ func benchDB(b *testing.B, keep bool) *DB {
 	if err := db.Snapshot(); err != nil {
 		b.Fatal(err)
 	}
-	if r := db.Store.Residency(); keep != (r.Settled == 0) || !keep && r.Settled != r.Entities {
+	if r := db.rec.Residency(); keep != (r.Settled == 0) || !keep && r.Settled != r.Entities {
 		b.Fatalf("residency %+v", r)
 	}
 	return db

@@ -1,9 +1,12 @@
-// Package persist makes an engine.Store durable on disk with engine/wal:
-// every committed mutation is logged and fsynced (with group commit)
-// before it is acknowledged, and the log is compacted into snapshots in
-// the background, without stopping writes, whenever it has grown past the
-// size of the live data — so the directory stays within about twice the
-// live data.
+//go:build !js
+
+// Files, locks and fsync: not in the browser, where a store keeps its log
+// in IndexedDB instead.
+
+// Package persist makes an engine.Store durable in a directory: the
+// policy of engine/durable (every committed mutation logged and synced
+// before it is acknowledged, snapshots that compact the log in the
+// background) on the files of engine/durable/wal.
 //
 // The files are also where the entities live. Once a write is durable, a
 // settler tells the store where in the log its entities lie, and the store
@@ -12,11 +15,11 @@
 package persist
 
 import (
-	"io"
 	"sync"
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/durable"
 	"github.com/tablelab/tablelab/engine/durable/wal"
 )
 
@@ -48,25 +51,24 @@ type Options struct {
 	SettleEvery time.Duration
 }
 
+// DefaultHoldBytes is the size of data a store holds in memory before it
+// reads entities back from its files.
+const DefaultHoldBytes = 32 << 20
+
 // DB is a durable store.
 type DB struct {
 	Store *engine.Store
+	db    *durable.DB
+	rec   *engine.Recovery
 	log   *wal.Log
 	files *files // nil when entities stay in memory
 	hold  int64
 	logf  func(string, ...any)
-	min   int64
 
-	compactMu sync.Mutex // one snapshot at a time
 	stop      chan struct{}
 	done      sync.WaitGroup
+	closeOnce sync.Once
 }
-
-// journal feeds the store's committed mutations to the log.
-type journal struct{ log *wal.Log }
-
-// Append implements engine.Journal.
-func (j journal) Append(rec []byte) engine.Waiter { return j.log.Append(rec) }
 
 // Open opens (or creates) the store in dir, restoring its state from the
 // newest snapshot and the log after it. Only one process may hold dir.
@@ -79,99 +81,56 @@ func Open(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{log: l, logf: logf, min: opts.MinCompactBytes, hold: opts.HoldBytes, stop: make(chan struct{})}
+	db := &DB{log: l, hold: opts.HoldBytes, logf: logf, stop: make(chan struct{})}
 	if db.hold == 0 {
 		db.hold = DefaultHoldBytes
 	}
-	var values engine.Values
+	dopts := durable.Options{
+		Logf:            logf,
+		Now:             opts.Now,
+		MinCompactBytes: opts.MinCompactBytes,
+		CheckEvery:      opts.CheckEvery,
+		HoldBytes:       db.hold,
+	}
 	if !opts.KeepInMemory {
 		db.files = newFiles(l)
-		values = db.files
+		dopts.Values = db.files
+		// The store has moved its entities to the snapshot: the files it
+		// replaced close once no reader is left in them.
+		dopts.Snapshotted = func(at engine.Place) { db.files.retire(wal.FileNumber(at.File)) }
 	}
-	db.Store = engine.New(engine.Options{Now: opts.Now, Journal: journal{l}, Values: values})
-	start := time.Now()
-	if err := l.Replay(func(r io.Reader, at wal.Pos) error {
-		p, err := db.place(at)
-		if err != nil {
-			return err
-		}
-		return db.Store.Load(r, p)
-	}, func(rec []byte, at wal.Pos) error {
-		p, err := db.place(at)
-		if err != nil {
-			return err
-		}
-		return db.Store.Replay(rec, p)
-	}); err != nil {
-		db.closeFiles()
-		l.Close()
+	logf("persist: restoring %s", dir)
+	db.db, err = durable.Open(&medium{log: l, files: db.files}, dopts)
+	if err != nil {
 		return nil, err
 	}
-	if db.files != nil && db.Store.DataBytes() <= db.hold {
-		// Small enough to hold: back into memory. The settler takes over
-		// if the store outgrows the hold.
-		if err := db.Store.Unsettle(); err != nil {
-			db.closeFiles()
-			l.Close()
-			return nil, err
-		}
-	}
-	logf("persist: restored %d entities from %s in %s", db.Store.Len(), dir, time.Since(start).Round(time.Millisecond))
-	if db.min <= 0 {
-		db.min = 8 << 20
-	}
-	every := opts.CheckEvery
-	if every <= 0 {
-		every = 250 * time.Millisecond
-	}
-	db.every(every, db.compact)
+	db.Store, db.rec = db.db.Store, db.db.Recovery()
 	if db.files != nil {
 		settle := opts.SettleEvery
 		if settle <= 0 {
 			settle = 50 * time.Millisecond
 		}
-		db.every(settle, db.settler())
+		// The settler starts from the end of the replay, before any write.
+		step := db.settler()
+		db.done.Add(1)
+		go db.settleEvery(settle, step)
 	}
 	return db, nil
 }
 
-// DefaultHoldBytes is the size of data a store holds in memory before it
-// reads entities back from its files.
-const DefaultHoldBytes = 32 << 20
-
-// place opens the file at lies in, so that the store may point into it.
-func (db *DB) place(at wal.Pos) (engine.Place, error) {
-	if db.files == nil {
-		return engine.Place{}, nil
-	}
-	if err := db.files.add(at.File); err != nil {
-		return engine.Place{}, err
-	}
-	return engine.Place{File: at.File, Off: at.Off}, nil
-}
-
-func (db *DB) closeFiles() {
-	if db.files != nil {
-		db.files.close()
-	}
-}
-
-// every runs fn every period on its own goroutine until Close.
-func (db *DB) every(period time.Duration, fn func()) {
-	db.done.Add(1)
-	go func() {
-		defer db.done.Done()
-		t := time.NewTicker(period)
-		defer t.Stop()
-		for {
-			select {
-			case <-db.stop:
-				return
-			case <-t.C:
-				fn()
-			}
+// settleEvery runs the settler's step every period until Close.
+func (db *DB) settleEvery(period time.Duration, step func()) {
+	defer db.done.Done()
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-t.C:
+			step()
 		}
-	}()
+	}
 }
 
 // settler returns a step that follows the durable end of the log and
@@ -179,7 +138,7 @@ func (db *DB) every(period time.Duration, fn func()) {
 // entities only until it is durable (and a little longer).
 func (db *DB) settler() func() {
 	at := db.log.Durable() // replay settled everything before
-	over := db.Store.DataBytes() > db.hold
+	over := db.rec.DataBytes() > db.hold
 	return func() {
 		end := db.log.Durable()
 		if end.File != at.File {
@@ -187,7 +146,7 @@ func (db *DB) settler() func() {
 			// snapshot, which settles its entities when it is done.
 			at = wal.Pos{File: end.File}
 		}
-		data := db.Store.DataBytes()
+		data := db.rec.DataBytes()
 		if data <= db.hold {
 			// Small enough to hold: settle nothing, and start from here
 			// once the store outgrows the hold. Only well under it does
@@ -208,14 +167,14 @@ func (db *DB) settler() func() {
 		}
 		if end.Off <= at.Off {
 			// Nothing new: let the store tidy up after what it settled.
-			_ = db.Store.Settle(func(func([]byte, engine.Place) error) error { return nil })
+			_ = db.rec.Settle(func(func([]byte, engine.Place) error) error { return nil })
 			return
 		}
-		p, err := db.place(at)
+		err := db.files.add(at.File)
 		if err == nil {
-			err = db.Store.Settle(func(settle func([]byte, engine.Place) error) error {
+			err = db.rec.Settle(func(settle func([]byte, engine.Place) error) error {
 				return db.log.ReadRecords(at.File, at.Off, end.Off, func(rec []byte, off int64) error {
-					return settle(rec, engine.Place{File: p.File, Off: off})
+					return settle(rec, engine.Place{File: at.File, Off: off})
 				})
 			})
 		}
@@ -235,53 +194,16 @@ func (db *DB) settler() func() {
 	}
 }
 
-// compact takes a snapshot when the log has outgrown the live data.
-func (db *DB) compact() {
-	st := db.log.Stats()
-	if st.LogBytes >= db.min && st.LogBytes >= st.SnapshotBytes {
-		if err := db.Snapshot(); err != nil {
-			db.logf("persist: snapshot failed: %v", err)
-		}
-	}
-}
-
 // Snapshot writes the store's state to a new snapshot and drops the log it
 // covers. Writes go on while it runs.
-func (db *DB) Snapshot() error {
-	db.compactMu.Lock()
-	defer db.compactMu.Unlock()
-	var point *wal.SnapshotPoint
-	cp := db.Store.Checkpoint(func() { point = db.log.BeginSnapshot() })
-	defer cp.Close()
-	start := time.Now()
-	var at wal.Pos
-	err := db.log.WriteSnapshot(point, func(w io.Writer, pos wal.Pos) error {
-		at = pos
-		_, err := cp.WriteTo(w)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if db.files != nil {
-		// Move the entities to the snapshot, then let go of the files it
-		// replaced (the log has deleted them; the handles kept them).
-		p, err := db.place(at)
-		if err != nil {
-			return err
-		}
-		db.Store.SettleCheckpoint(cp, p, db.Store.DataBytes() <= db.hold)
-		db.files.retire(wal.FileNumber(at.File))
-	}
-	db.logf("persist: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))
-	return nil
-}
+func (db *DB) Snapshot() error { return db.db.Snapshot() }
 
-// Close stops compaction, flushes the log and releases the directory.
+// Close stops the settler and compaction, flushes the log and releases
+// the directory. Later calls return what the first returned.
 func (db *DB) Close() error {
-	close(db.stop)
-	db.done.Wait()
-	err := db.log.Close()
-	db.closeFiles()
-	return err
+	db.closeOnce.Do(func() {
+		close(db.stop)
+		db.done.Wait()
+	})
+	return db.db.Close()
 }

@@ -1,3 +1,5 @@
+//go:build !js
+
 package persist
 
 import (
@@ -215,7 +217,7 @@ func TestSettledEntities(t *testing.T) {
 	check(db, "after the load")
 	// Give the settler a moment to reach the end of the log.
 	deadline := time.Now().Add(5 * time.Second)
-	for r := db.Store.Residency(); r.Settled < r.Entities; r = db.Store.Residency() {
+	for r := db.rec.Residency(); r.Settled < r.Entities; r = db.rec.Residency() {
 		if time.Now().After(deadline) {
 			logMu.Lock()
 			for _, l := range logs {
@@ -238,7 +240,7 @@ func TestSettledEntities(t *testing.T) {
 	defer db.Close()
 	// Held per entity: keys, place, and a residue of Check and Version
 	// (~80 bytes); a Pad of 200 bytes or more must stay in the file.
-	if r := db.Store.Residency(); r.Settled != r.Entities || r.HeldBytes > int64(r.Entities)*100 {
+	if r := db.rec.Residency(); r.Settled != r.Entities || r.HeldBytes > int64(r.Entities)*100 {
 		t.Fatalf("after a restart: %+v; every entity should be settled, holding only its keys and short properties", r)
 	}
 	check(db, "after a restart")
@@ -271,7 +273,7 @@ func TestKeepInMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if r := db.Store.Residency(); r.Entities != 50 || r.Settled != 0 {
+	if r := db.rec.Residency(); r.Entities != 50 || r.Settled != 0 {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -316,7 +318,7 @@ func TestSettledLoadFreesMemory(t *testing.T) {
 	}
 	wg.Wait()
 	deadline := time.Now().Add(10 * time.Second)
-	for r := db.Store.Residency(); r.Settled < r.Entities; r = db.Store.Residency() {
+	for r := db.rec.Residency(); r.Settled < r.Entities; r = db.rec.Residency() {
 		if time.Now().After(deadline) {
 			t.Fatalf("only %d of %d entities settled", r.Settled, r.Entities)
 		}
@@ -365,7 +367,7 @@ func TestHold(t *testing.T) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
 		for {
-			r := db.Store.Residency()
+			r := db.rec.Residency()
 			if want(r) {
 				return r
 			}
@@ -377,8 +379,8 @@ func TestHold(t *testing.T) {
 	}
 	write(0, 100) // about 40 KB
 	time.Sleep(20 * time.Millisecond)
-	if r := db.Store.Residency(); r.Settled != 0 || db.Store.DataBytes() > opts.HoldBytes {
-		t.Fatalf("a store of %d bytes under a hold of %d settled: %+v", db.Store.DataBytes(), opts.HoldBytes, r)
+	if r := db.rec.Residency(); r.Settled != 0 || db.rec.DataBytes() > opts.HoldBytes {
+		t.Fatalf("a store of %d bytes under a hold of %d settled: %+v", db.rec.DataBytes(), opts.HoldBytes, r)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -386,7 +388,7 @@ func TestHold(t *testing.T) {
 	if db, err = Open(dir, opts); err != nil {
 		t.Fatal(err)
 	}
-	if r := db.Store.Residency(); r.Entities != 100 || r.Settled != 0 {
+	if r := db.rec.Residency(); r.Entities != 100 || r.Settled != 0 {
 		t.Fatalf("a small store reopened with entities settled: %+v", r)
 	}
 	// About 240 KB, past the hold: every entity settles, the 100 read
@@ -400,7 +402,7 @@ func TestHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if r := db.Store.Residency(); r.Entities != 600 || r.Settled != 600 {
+	if r := db.rec.Residency(); r.Entities != 600 || r.Settled != 600 {
 		t.Fatalf("a large store reopened with entities in memory: %+v", r)
 	}
 }

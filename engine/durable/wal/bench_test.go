@@ -1,3 +1,5 @@
+//go:build !js
+
 package wal
 
 import (
@@ -7,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tablelab/tablelab/engine/durable/osfile"
 )
 
 // BenchmarkAppendWaitSequential measures one durable 1 KiB append at a
@@ -32,7 +36,7 @@ func BenchmarkAppendWaitSequential(b *testing.B) {
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		f.Write(rec)
-		fdatasync(f)
+		osfile.SyncData(f)
 	}
 	bare := time.Since(start)
 	start = time.Now()

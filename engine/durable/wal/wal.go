@@ -1,10 +1,15 @@
+//go:build !js
+
+// Files, locks and fsync: not in the browser, where a store keeps its log
+// in IndexedDB instead.
+
 // Package wal is the crash-safe storage under tablelab's durable store: an
 // append-only log of opaque records with a checksum each, group commit,
 // and snapshots that compact the log without stopping writes.
 //
 // # On disk
 //
-// A directory holds a LOCK file (flock: one process at a time), log
+// A directory holds a LOCK file (osfile.Lock: one process at a time), log
 // segments log-<n>.wal and at most one snapshot snap-<n>.db. A snapshot
 // numbered n holds the state of everything logged in segments below n;
 // recovery loads it and replays segments n and up.
@@ -19,7 +24,8 @@
 // # Durability
 //
 // Append copies a record into memory and returns at once; Commit.Wait
-// blocks until it is written and fdatasync'd. Whichever waiter finds no
+// blocks until it is written and synced with osfile.SyncData (fdatasync
+// on Linux, F_FULLFSYNC on macOS, FlushFileBuffers on Windows). Whichever waiter finds no
 // flush under way writes everything accumulated with one write and one
 // sync, so concurrent writers share an fsync, and a lone writer pays
 // exactly one, on its own thread.
@@ -53,7 +59,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/tablelab/tablelab/engine/durable/osfile"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -222,9 +229,12 @@ func Open(dir string, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := osfile.Lock(lock); err != nil {
 		lock.Close()
-		return nil, fmt.Errorf("wal: %s is in use by another process (its LOCK is held): %w", dir, err)
+		if errors.Is(err, osfile.ErrLocked) {
+			return nil, fmt.Errorf("wal: %s is in use by another process (its LOCK is held): %w", dir, err)
+		}
+		return nil, fmt.Errorf("wal: locking %s: %w", dir, err)
 	}
 	l := &Log{dir: dir, opts: opts, lock: lock, zeros: make([]byte, preallocBytes)}
 	l.cond = sync.NewCond(&l.mu)
@@ -561,7 +571,7 @@ func (l *Log) flushLocked() {
 		_, err = f.WriteAt(buf, off)
 	}
 	if err == nil && !l.opts.NoSync {
-		err = fdatasync(f)
+		err = osfile.SyncData(f)
 	}
 
 	l.mu.Lock()
@@ -731,11 +741,9 @@ func (l *Log) Close() error {
 		}
 	}
 	l.mu.Unlock()
-	_ = syscall.Flock(int(l.lock.Fd()), syscall.LOCK_UN)
+	// Closing the LOCK file releases the lock.
 	if cerr := l.lock.Close(); err == nil {
 		err = cerr
 	}
 	return err
 }
-
-func fdatasync(f *os.File) error { return syscall.Fdatasync(int(f.Fd())) }
