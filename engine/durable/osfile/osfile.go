@@ -1,7 +1,7 @@
-// Package osfile holds the two operating-system promises a durable store
-// rests on, each behind one function: Lock, so that one process at a time
-// owns a directory, and SyncData, so that what was written survives a
-// power cut. Everything OS-specific in tablelab's storage goes through it.
+// Package osfile holds the operating-system promises a durable store rests
+// on, each behind one function: Lock, so that one process at a time owns a
+// directory, and SyncData and SyncDir, so that what was written survives
+// a power cut. Everything OS-specific in tablelab's storage goes through it.
 //
 // # What each system promises
 //
@@ -33,6 +33,12 @@
 //   - Other Unix systems: fsync(2).
 //   - js/wasm: whatever the host's file system does with fsync; the
 //     browser has no files, and stores there use other media.
+//
+// SyncDir makes a directory's entries durable (files created, renamed or
+// removed), so that a rename is not lost while what it replaced is gone.
+// Unix systems fsync(2) the directory (F_FULLFSYNC on macOS, falling
+// back to fsync); Windows has no way to flush one short of the whole
+// volume, and SyncDir does nothing there.
 package osfile
 
 import "errors"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -70,5 +71,20 @@ func TestSyncData(t *testing.T) {
 	}
 	if err := SyncData(f); err == nil {
 		t.Fatal("SyncData on a closed file succeeded")
+	}
+}
+
+func TestSyncDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "new"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := SyncDir(dir); err != nil {
+		t.Fatalf("SyncDir: %v", err)
+	}
+	if runtime.GOOS != "windows" {
+		if err := SyncDir(filepath.Join(dir, "missing")); err == nil {
+			t.Fatal("SyncDir of a missing directory succeeded")
+		}
 	}
 }

@@ -457,7 +457,7 @@ func (l *Log) replaySegment(n uint64, newest bool, apply func([]byte, Pos) error
 		if err := f.Truncate(good); err != nil {
 			return 0, err
 		}
-		if err := f.Sync(); err != nil {
+		if err := osfile.SyncData(f); err != nil {
 			return 0, err
 		}
 		l.opts.Logf("wal: %s ends in %s at offset %d: cut it there, dropping %d bytes", path, reason, good, dropped)
@@ -493,12 +493,7 @@ func (l *Log) syncDir() error {
 	if l.opts.NoSync {
 		return nil
 	}
-	d, err := os.Open(l.dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return osfile.SyncDir(l.dir)
 }
 
 // Append adds a record to the log. It only copies the record into memory:
@@ -665,7 +660,7 @@ func (l *Log) WriteSnapshot(p *SnapshotPoint, write func(w io.Writer, at Pos) er
 		err = bw.Flush()
 	}
 	if err == nil && !l.opts.NoSync {
-		err = f.Sync()
+		err = osfile.SyncData(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
