@@ -27,6 +27,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/dump"
 	"github.com/tablelab/tablelab/engine/durable/persist"
 	"github.com/valyala/fasthttp"
 )
@@ -60,6 +61,8 @@ type config struct {
 	keep      bool
 	holdMiB   int64
 	siteAddr  string
+	importAt  string
+	exportTo  string
 }
 
 func parseFlags(args []string) (config, error) {
@@ -73,6 +76,8 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
+	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the store; entities with the same keys are replaced")
+	fs.StringVar(&c.exportTo, "export", "", "write the store's tables to `file` (- for standard output) in the format -import reads, and exit without serving")
 	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
 	fs.Usage = func() {
@@ -132,6 +137,9 @@ func run(args []string) error {
 		return err
 	}
 	defer closeStore()
+	if done, err := moveTables(cfg, store, logger); done || err != nil {
+		return err
+	}
 	// Only once the store is open: replay allocates fast and briefly, and
 	// under the tighter limit a million-entity restart slowed by half
 	// again, close to its budget (docs/benchmarks.md).
@@ -252,6 +260,39 @@ func logRequests(logger *log.Logger, next fasthttp.RequestHandler) fasthttp.Requ
 		}
 		logger.Printf("%s %s %d %s%s", method, target, ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), note)
 	}
+}
+
+// moveTables applies -import and then -export to store, and reports
+// whether the server should stop there: it does after an export, which
+// is a command of its own.
+func moveTables(cfg config, store *engine.Store, logger *log.Logger) (done bool, err error) {
+	if cfg.importAt != "" {
+		f, err := os.Open(cfg.importAt)
+		if err != nil {
+			return true, fmt.Errorf("-import: %w", err)
+		}
+		err = dump.Import(store, f)
+		f.Close()
+		if err != nil {
+			return true, fmt.Errorf("-import %s: %w", cfg.importAt, err)
+		}
+		logger.Printf("tablelab: imported the tables of %s", cfg.importAt)
+	}
+	if cfg.exportTo == "" {
+		return false, nil
+	}
+	if cfg.exportTo == "-" {
+		return true, dump.Export(store, os.Stdout)
+	}
+	f, err := os.Create(cfg.exportTo)
+	if err != nil {
+		return true, fmt.Errorf("-export: %w", err)
+	}
+	if err := dump.Export(store, f); err != nil {
+		f.Close()
+		return true, fmt.Errorf("-export %s: %w", cfg.exportTo, err)
+	}
+	return true, f.Close()
 }
 
 // openStore opens the store the flags ask for.

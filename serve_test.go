@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"log"
 	"math"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -158,5 +161,55 @@ func TestHelpExitsZero(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
 		t.Fatalf("tablelab -no-such-flag: %v, want exit status 2\n%s", err, out)
+	}
+}
+
+// TestImportThenExport moves an export (as the playground's Export
+// writes it) into a durable store with -import, and out of it again with
+// -export after a restart; a text that is not an export is refused.
+func TestImportThenExport(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.json"), filepath.Join(dir, "out.json")
+	text := `{"tablelab":"export/1","tables":[{"name":"Orders","entities":[` +
+		`{"PartitionKey":"p1","RowKey":"r1","Total@odata.type":"Edm.Int64","Total":"12"},` +
+		`{"PartitionKey":"p1","RowKey":"r2","Note":"second"}]}]}`
+	if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logger := log.New(io.Discard, "", 0)
+	data := filepath.Join(dir, "data")
+	step := func(args ...string) (bool, error) {
+		t.Helper()
+		cfg, err := parseFlags(append([]string{"-data", data}, args...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		store, closeStore, err := openStore(cfg, logger)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeStore()
+		return moveTables(cfg, store, logger)
+	}
+	if done, err := step("-import", in); done || err != nil {
+		t.Fatalf("-import alone: done %v, %v; want the server to go on serving", done, err)
+	}
+	if done, err := step("-export", out); !done || err != nil {
+		t.Fatalf("-export: done %v, %v; want it to end the run", done, err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"tablelab":"export/1"`, `"name":"Orders"`, `"RowKey":"r1"`, `"Total@odata.type":"Edm.Int64","Total":"12"`, `"Note":"second"`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("export lacks %s:\n%s", want, got)
+		}
+	}
+	if err := os.WriteFile(in, []byte(`{"tables":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := step("-import", in); err == nil || !strings.Contains(err.Error(), "-import") {
+		t.Fatalf("-import of a text that is not an export: %v", err)
 	}
 }
