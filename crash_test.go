@@ -118,7 +118,7 @@ func startCrashServer(t *testing.T, bin, data string, extra ...string) *crashSer
 	addr := ln.Addr().String()
 	ln.Close()
 	var log bytes.Buffer
-	cmd := exec.Command(bin, append([]string{"-table-addr", addr, "-data", data, "-loose", "-quiet", "-compact-bytes", "65536"}, extra...)...)
+	cmd := exec.Command(bin, append([]string{"-table-addr", addr, "-site-addr=", "-data", data, "-loose", "-quiet", "-compact-bytes", "65536"}, extra...)...)
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -547,7 +547,7 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatalf("%d %s", code, body)
 	}
 	// A second server on the same directory is refused.
-	second := exec.Command(bin, "-table-addr", "127.0.0.1:0", "-data", data)
+	second := exec.Command(bin, "-table-addr", "127.0.0.1:0", "-site-addr=", "-data", data)
 	if out, err := second.CombinedOutput(); err == nil || !strings.Contains(string(out), "in use") {
 		t.Fatalf("second server on the same directory: %v %s", err, out)
 	}

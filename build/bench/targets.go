@@ -52,11 +52,11 @@ func (s setup) start(name string, size int) (*target, error) {
 		}
 		args = []string{self, "floor-server", "-addr", addr, "-dir", s.tmp}
 	case "tablelab":
-		args = []string{s.bin, "-table-addr", addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("data-%d", size)), "-quiet"}
+		args = localserver.Tablelab(s.bin, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("data-%d", size)))
 	case "tablelab-in-memory":
 		// The same durable server, holding every entity in memory rather
 		// than reading it back from its files.
-		args = []string{s.bin, "-table-addr", addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("kept-%d", size)), "-quiet", "-keep-in-memory"}
+		args = localserver.Tablelab(s.bin, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("kept-%d", size)), "-keep-in-memory")
 	case "azurite-memory":
 		args = []string{s.azurite, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port), "--inMemoryPersistence", "--disableTelemetry", "--silent"}
 	case "azurite-disk":

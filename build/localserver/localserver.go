@@ -76,6 +76,14 @@ func Build(root, dir string) (string, error) {
 	return bin, nil
 }
 
+// Tablelab is the command line of the tablelab server bin listening on
+// addr with flags: the Table service alone, without the docs site (which
+// would build itself in the background and take the site's port) or the
+// request log.
+func Tablelab(bin, addr string, flags ...string) []string {
+	return append([]string{bin, "-table-addr", addr, "-site-addr=", "-quiet"}, flags...)
+}
+
 // A Process is a server started by this program.
 type Process struct {
 	Cmd  *exec.Cmd

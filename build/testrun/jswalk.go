@@ -60,7 +60,7 @@ func JSWalk(env Env) Tally {
 		}
 		addr = fmt.Sprintf("127.0.0.1:%d", port)
 	}
-	srv, err := localserver.Start([]string{bin, "-table-addr", addr, "-data", filepath.Join(tmp, "data"), "-quiet"}, tmp, addr, 20*time.Second)
+	srv, err := localserver.Start(localserver.Tablelab(bin, addr, "-data", filepath.Join(tmp, "data")), tmp, addr, 20*time.Second)
 	if err != nil {
 		return Check("js walk", err)
 	}

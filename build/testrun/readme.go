@@ -159,8 +159,7 @@ func runJSExample(dir string, blocks map[string]string, lock string) error {
 // startAtDevStore starts the server where the examples point,
 // 127.0.0.1:10002, with flags.
 func startAtDevStore(bin, dir string, flags ...string) (*localserver.Process, error) {
-	args := append([]string{bin, "-table-addr", localserver.DevStoreAddr, "-quiet"}, flags...)
-	return localserver.Start(args, dir, localserver.DevStoreAddr, 20*time.Second)
+	return localserver.Start(localserver.Tablelab(bin, localserver.DevStoreAddr, flags...), dir, localserver.DevStoreAddr, 20*time.Second)
 }
 
 // shell runs script with bash in dir, stopping at the first failing
