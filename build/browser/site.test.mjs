@@ -14,7 +14,7 @@ import { htmlPages, siteExamples, settled } from "./examples.mjs";
 import { insertBatch, request } from "./rawhttp.mjs";
 import { outDir, writeBrowserRecord } from "./record.mjs";
 import { distDir, requireDist, startServer } from "./server.mjs";
-import { openPlayground, playgroundPage, runFigure, runInPlayground, share, sharedProgram } from "./ui.mjs";
+import { openPlayground, playgroundPage, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
 
 const missing = missingBrowser();
 if (missing) {
@@ -436,6 +436,58 @@ print(count);`,
     assert.ok(long.every((d) => d <= 200), `long tasks over 200 ms: ${long.join(", ")}`);
     await page.locator("#pg-reset").click();
     await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("keyboard: Ctrl+Enter runs an example; the theme toggle is remembered across a reload", async () => {
+    const ex = examples[0];
+    const { page, problems } = await open(ex.page);
+    await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === "ready", ex.id);
+    await page.locator(`figure[id="${ex.id}"] .cm-content`).click();
+    await page.keyboard.press("Control+Enter");
+    await page.waitForFunction((id) => !["ready", "running"].includes(document.getElementById(id).dataset.state), ex.id, {
+      timeout: 60000,
+    });
+    const printed = await page.locator(`figure[id="${ex.id}"] .run-printed`).textContent();
+    assert.equal(settled(printed), settled(ex.expected), "output of a keyboard run");
+
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const before = (await theme()) ?? "light";
+    await page.locator("#theme-toggle").click();
+    const toggled = await theme();
+    assert.notEqual(toggled, before);
+    await page.reload({ waitUntil: "load" });
+    assert.equal(await theme(), toggled, "the theme after a reload");
+    await page.locator("#theme-toggle").click();
+    assert.equal(await theme(), before === "dark" ? "dark" : "light");
+    // Back to following the system, which the dark-mode screenshot uses.
+    await page.evaluate(() => localStorage.clear());
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the playground: an endless loop stops on Stop, and a service error shows its code and status", async () => {
+    const { page, problems } = await open();
+    await openPlayground(page, base + playground);
+    await setPlaygroundCode(page, 'print("before");\nwhile (true) {}');
+    await page.locator("#pg-run").click();
+    await page.waitForFunction(() => document.getElementById("pg-output").textContent === "before");
+    await page.locator("#pg-stop").click();
+    await page.waitForFunction(() => document.getElementById("playground").dataset.state === "stopped", null, { timeout: 10000 });
+
+    // The next run starts afresh, and a 404 arrives as the SDK raises it.
+    const missing = await runInPlayground(
+      page,
+      `const t = TableClient.fromConnectionString(connectionString, "NoSuchTable");
+print("reading");
+await t.getEntity("p", "r");`,
+    );
+    assert.equal(missing.state, "error");
+    assert.equal(missing.output, "reading");
+    assert.match(missing.error, /RestError/);
+    assert.match(missing.error, /\b404\b/);
+    assert.match(missing.error, /TableNotFound|ResourceNotFound/);
     assert.deepEqual(problems, []);
     await page.close();
   });
