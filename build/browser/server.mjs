@@ -86,16 +86,17 @@ function knowsFlag(bin, name) {
 /**
  * Starts `tablelab -memory` with its Table service on tablePort (10002 when
  * free, so that the examples' development endpoint is the one they reach)
- * and, when the build has -site-addr, its site on another free port.
+ * and, when the build has -site-addr, its site on another free port; args
+ * are added to the command line.
  * Returns the ports, whether it serves the site, and stop().
  */
-export async function startServer({ site = false } = {}) {
+export async function startServer({ site = false, args: extra = [] } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
   const bin = serverBinary(tmp);
   const tablePort = await freePort(10002);
   // Not -quiet: the request log's tail says what the server saw when a
   // test fails.
-  const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`];
+  const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`, ...extra];
   let sitePort = 0;
   const hasSite = knowsFlag(bin, "site-addr");
   const servesSite = site && hasSite;

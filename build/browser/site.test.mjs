@@ -13,7 +13,8 @@ import { engineIn } from "./engineworker.mjs";
 import { htmlPages, siteExamples, settled } from "./examples.mjs";
 import { insertBatch, request } from "./rawhttp.mjs";
 import { outDir, writeBrowserRecord } from "./record.mjs";
-import { distDir, requireDist, startServer } from "./server.mjs";
+import { connectionString, distDir, requireDist, startServer } from "./server.mjs";
+import { TableClient } from "@azure/data-tables";
 import { openPlayground, playgroundPage, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
 
 const missing = missingBrowser();
@@ -383,6 +384,20 @@ for await (const table of service.listTables()) {
     const file = join(outDir, "playground-export.json");
     await download.saveAs(file);
     assert.match(readFileSync(file, "utf8"), /"tablelab"\s*:\s*"export\/1"/);
+    // The local server imports the browser's export: the same entities,
+    // read back with the SDK over HTTP.
+    const local = await startServer({ args: ["-import", file] });
+    try {
+      const client = TableClient.fromConnectionString(connectionString(local.tablePort), "Kept", {
+        allowInsecureConnection: true,
+      });
+      const rows = [];
+      for await (const e of client.listEntities()) rows.push(`${e.partitionKey} ${e.rowKey} ${e.name} ${e.n}`);
+      const fromBrowser = before.output.split("\n").slice(1).map((l) => l.split(" ").slice(0, 5).join(" "));
+      assert.deepEqual(rows, fromBrowser, "the export as `go run . -import` serves it");
+    } finally {
+      await local.stop();
+    }
     await page.locator("#pg-reset").click();
     await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
     const empty = await runInPlayground(page, listing);
