@@ -19,6 +19,7 @@
 package durable
 
 import (
+	"errors"
 	"io"
 	"sync"
 	"time"
@@ -44,7 +45,7 @@ type Options struct {
 	Values engine.Values
 	// HoldBytes is, with Values, how large the store's entities may be,
 	// all together, for a restore or a snapshot to leave them in memory;
-	// past it they are read back from the medium. A negative value holds
+	// past it they are read back from the medium. Zero or negative holds
 	// none.
 	HoldBytes int64
 	// Snapshotted, when not nil, is called once a snapshot is durable and
@@ -148,6 +149,11 @@ func (db *DB) compactor(period time.Duration) {
 func (db *DB) Snapshot() error {
 	db.compactMu.Lock()
 	defer db.compactMu.Unlock()
+	select {
+	case <-db.stop:
+		return errors.New("durable: snapshot of a closed store")
+	default:
+	}
 	var snap Snapshot
 	var err error
 	cp := db.rec.Checkpoint(func() { snap, err = db.medium.BeginSnapshot() })
@@ -183,6 +189,9 @@ func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		close(db.stop)
 		db.done.Wait()
+		// A snapshot under way finishes first; none starts after.
+		db.compactMu.Lock()
+		defer db.compactMu.Unlock()
 		db.closeErr = db.medium.Close()
 	})
 	return db.closeErr

@@ -275,6 +275,12 @@ func TestSnapshotThenLog(t *testing.T) {
 	if len(snapshotted) != 1 {
 		t.Fatalf("Snapshotted called %d times for one snapshot", len(snapshotted))
 	}
+	if err := restored.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := restored.Snapshot(); err == nil {
+		t.Fatal("a snapshot after Close succeeded")
+	}
 }
 
 // TestDamagedRecordRefusesOpen checks that a record the store cannot

@@ -27,14 +27,17 @@ type Medium interface {
 
 	// Append adds a record to the log and returns without waiting for it
 	// to be durable; the Waiter blocks until it is, or says why it never
-	// will be. Records become durable in the order they were appended:
-	// once one has failed, every later one fails too, so that a restore
-	// never skips a record.
+	// will be. A medium may make many records durable at once (the files
+	// share one fsync among the writers waiting), but in the order they
+	// were appended: once one has failed, every later one fails too, so
+	// that a restore never skips a record. A medium whose writes complete
+	// asynchronously (IndexedDB) completes the Waiter from its callback.
 	Append(rec []byte) engine.Waiter
 
 	// BeginSnapshot marks the end of the log for a snapshot: the records
 	// appended before belong to it, and those appended after stay in the
-	// log that follows it.
+	// log that follows it. It may wait for the records appended before to
+	// be durable.
 	BeginSnapshot() (Snapshot, error)
 
 	// Sizes reports how large the log and the snapshot it follows are.
