@@ -40,7 +40,7 @@ type State struct {
 type journal struct {
 	m            Medium
 	compactBytes int64
-	store        *engine.Store
+	store        *engine.Recovery
 
 	mu         sync.Mutex
 	seq        uint64
@@ -53,9 +53,9 @@ type journal struct {
 
 var errClosed = errors.New("the store was reset")
 
-// load reads the medium's state into st, an empty store whose journal j
-// is.
-func (j *journal) load(st *engine.Store) error {
+// load reads the medium's state into st, the Recovery handle of an
+// empty store whose journal j is.
+func (j *journal) load(st *engine.Recovery) error {
 	state, err := j.m.Load()
 	if err != nil {
 		return err

@@ -90,10 +90,11 @@ func (s *Set) openInstance(in *instance, name string) error {
 		in.journal = &journal{m: s.opts.Medium, compactBytes: s.opts.CompactBytes}
 		opts.Journal = in.journal
 	}
-	in.store = engine.New(opts)
+	var rec *engine.Recovery
+	in.store, rec = engine.NewDurable(opts)
 	in.server = api.NewServer(in.store, api.Options{})
 	if in.journal != nil {
-		return in.journal.load(in.store)
+		return in.journal.load(rec)
 	}
 	return nil
 }
@@ -173,7 +174,7 @@ func SAS() string {
 }
 
 // loadState reads a medium's state into an empty store.
-func loadState(st *engine.Store, state State) error {
+func loadState(st *engine.Recovery, state State) error {
 	if state.Snapshot != nil {
 		if err := st.Load(bytes.NewReader(state.Snapshot), engine.Place{}); err != nil {
 			return err
