@@ -45,6 +45,9 @@ type testEvent struct {
 func countGoTest(r io.Reader, log io.Writer) Tally {
 	var t Tally
 	failedTests := map[string]bool{} // by package
+	// The last lines each package printed: when a package fails outside
+	// any test, they are what says why.
+	recent := map[string][]string{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -59,6 +62,10 @@ func countGoTest(r io.Reader, log io.Writer) Tally {
 		case "output":
 			if worthShowing(e.Output) {
 				fmt.Fprint(log, e.Output)
+			} else if lines := recent[e.Package]; len(lines) < recentLines {
+				recent[e.Package] = append(lines, e.Output)
+			} else {
+				recent[e.Package] = append(lines[1:], e.Output)
 			}
 		case "pass":
 			if e.Test != "" {
@@ -73,6 +80,9 @@ func countGoTest(r io.Reader, log io.Writer) Tally {
 				failedTests[e.Package] = true
 				t.Fail(e.Package + " " + e.Test)
 			} else if !failedTests[e.Package] {
+				for _, line := range recent[e.Package] {
+					fmt.Fprint(log, line)
+				}
 				t.Fail(e.Package + ": failed outside any test (build error, panic or timeout)")
 			}
 		}
@@ -82,6 +92,9 @@ func countGoTest(r io.Reader, log io.Writer) Tally {
 	}
 	return t
 }
+
+// recentLines is how many of a package's last lines are kept to show.
+const recentLines = 30
 
 // worthShowing keeps the log readable: failures, package results and
 // what the tests print about themselves.

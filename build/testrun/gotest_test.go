@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
@@ -35,5 +36,18 @@ func TestCountGoTestCountsSkipsAndBuildFailures(t *testing.T) {
 	}
 	if got.Failures[0] != "example/a TestBroken" || !strings.HasPrefix(got.Failures[1], "example/b:") {
 		t.Errorf("failure lines = %q", got.Failures)
+	}
+}
+
+// A package that fails outside any test has its last lines shown, since
+// they are all that says why.
+func TestCountGoTestShowsWhyAPackageFailed(t *testing.T) {
+	stream := `{"Action":"output","Package":"example/c","Output":"fatal error: all goroutines are asleep\n"}
+{"Action":"fail","Package":"example/c","Elapsed":0.1}
+`
+	var log bytes.Buffer
+	got := countGoTest(strings.NewReader(stream), &log)
+	if got.Failed != 1 || !strings.Contains(log.String(), "all goroutines are asleep") {
+		t.Fatalf("counted %s, log %q", got.Summary(), log.String())
 	}
 }
