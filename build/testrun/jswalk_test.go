@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,27 @@ func TestDevstoreSkipIsCountedLocallyAndFailsUnderCI(t *testing.T) {
 	free := devstoreVerdict(Env{CI: true}, Tally{Passed: 3}, true)
 	if free.Failed != 0 || free.Passed != 3 {
 		t.Errorf("port free under CI: %s, want it untouched", free.Summary())
+	}
+}
+
+// The test command installs only what the tests use: Azurite, which only
+// the benchmark runs, is pinned in the benchmark's own npm folder.
+func TestTestsInstallNoAzurite(t *testing.T) {
+	tests, err := os.ReadFile("../../" + JSDir + "/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(tests), `"node_modules/azurite"`) {
+		t.Errorf("%s/package-lock.json installs Azurite, which no test uses", JSDir)
+	}
+	if !strings.Contains(string(tests), `"node_modules/@azure/data-tables"`) {
+		t.Errorf("%s/package-lock.json lacks the JS SDK the walk uses", JSDir)
+	}
+	bench, err := os.ReadFile("../bench/js/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(bench), `"node_modules/azurite"`) {
+		t.Error("build/bench/js/package-lock.json does not pin Azurite")
 	}
 }
