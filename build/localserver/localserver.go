@@ -88,7 +88,9 @@ func Tablelab(bin, addr string, flags ...string) []string {
 type Process struct {
 	Cmd  *exec.Cmd
 	Addr string // host:port it listens on
-	log  bytes.Buffer
+	// log is what the process prints, read only once it has stopped.
+	log     bytes.Buffer
+	stopped bool
 }
 
 // Start runs args in dir and waits until addr accepts connections.
@@ -106,15 +108,13 @@ func Start(args []string, dir, addr string, limit time.Duration) (*Process, erro
 	return p, nil
 }
 
-// Output is what the process has printed so far.
-func (p *Process) Output() string { return p.log.String() }
-
 // Stop kills the process (the one this program started, by its PID) and
-// waits for it.
+// waits for it; stopping it again does nothing.
 func (p *Process) Stop() {
-	if p == nil || p.Cmd.Process == nil {
+	if p == nil || p.Cmd.Process == nil || p.stopped {
 		return
 	}
+	p.stopped = true
 	_ = p.Cmd.Process.Kill()
 	_ = p.Cmd.Wait()
 }
