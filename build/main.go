@@ -4,6 +4,7 @@
 //	go run ./build bench [flags]                   tablelab and Azurite side by side under one load (package bench)
 //	go run ./build floor-server -addr … -dir …     the benchmark's do-nothing server (package floor)
 //	go run ./build site [-out dist] [-check]         the docs site, content/ → dist/ (package site)
+//	go run ./build wasm [-bench]                   the browser engine's sizes and what they come from; -bench: native, wasm and bridge side by side (package wasm)
 //
 // Each command is a package of its own; this file only dispatches.
 package main
@@ -21,6 +22,7 @@ import (
 	"github.com/tablelab/tablelab/build/floor"
 	"github.com/tablelab/tablelab/build/site"
 	"github.com/tablelab/tablelab/build/testrun"
+	"github.com/tablelab/tablelab/build/wasm"
 )
 
 func main() {
@@ -38,7 +40,7 @@ func dispatch(command string, args []string) error {
 	switch command {
 	case "floor-server":
 		return floor.Main(args, bench.PointReadBody())
-	case "test", "bench", "site":
+	case "test", "bench", "site", "wasm":
 	default:
 		return fmt.Errorf("unknown command %q", command)
 	}
@@ -51,6 +53,9 @@ func dispatch(command string, args []string) error {
 	}
 	if command == "site" {
 		return site.Main(root, args)
+	}
+	if command == "wasm" {
+		return wasm.Main(root, args, os.Stdout)
 	}
 	return test(root, args)
 }

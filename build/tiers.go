@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/tablelab/tablelab/build/site/sitecheck"
 	"github.com/tablelab/tablelab/build/testrun"
+	"github.com/tablelab/tablelab/build/wasm"
 )
 
 // tiers are the test command's checks, in the order they run. A new kind
@@ -15,6 +16,7 @@ var tiers = []testrun.Tier{
 	{Name: "cross-build the server (darwin, windows, linux/arm64)", Run: testrun.CrossBuild},
 	{Name: "wasm build of the core (GOOS=js)", Run: testrun.WasmBuild},
 	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
+	{Name: "wasm: the browser engine's size budget, its worker under Node, the benchmark", Run: wasm.Tier},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
 	{Name: "README examples, run as written (curl, and JavaScript in a fresh npm folder)", Run: testrun.README},
 	{Name: "site: build dist/ and check its pages, links and engine files", Run: sitecheck.Tier},

@@ -2,17 +2,22 @@
 
 // Command browser is the table engine built for a Web Worker
 // (GOOS=js GOARCH=wasm): the same protocol core as the local server,
-// reached through functions on globalThis.tablelab instead of sockets.
-//
-// Every function returns a Promise and does its work on a goroutine of its
-// own: blocking inside a JavaScript callback would deadlock the runtime,
-// which has one thread.
+// reached through a function call instead of a socket. worker.js wraps it
+// into globalThis.tablelab, whose methods return Promises:
 //
 //	tablelab.serve(store, request)  → response   raw HTTP/1.1 text each way
 //	tablelab.reset(store)           → undefined  the store emptied
 //	tablelab.export(store)          → JSON text  (engine/dump's format)
 //	tablelab.import(store, text)    → undefined
-//	tablelab.sas(store)             → an account SAS query string
+//	tablelab.sas()                  → an account SAS query string
+//
+// Underneath, JavaScript calls tablelabStart(id, op, store, data), which
+// returns at once; the work runs on another goroutine (blocking inside a
+// JavaScript callback would deadlock the runtime, which has one thread)
+// and ends with a call of tablelabSettle(id, result, error). A
+// Promise made on the Go side would cost a js.Func and half a dozen
+// js.Values per call, each with a finalizer, and their bookkeeping made a
+// call several times slower than the work behind it.
 //
 // A store is named by the page. The one named "playground" is kept in
 // IndexedDB through globalThis.tablelabIDB, which worker.js provides; any
@@ -34,33 +39,66 @@ func main() {
 		opts.Medium = &indexedDB{js: idb, name: playground}
 	}
 	set := stores.New(opts)
-	api := js.Global().Get("Object").New()
-	export := func(name string, fn func(args []js.Value) (js.Value, error)) {
-		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
-			return promise(func() (js.Value, error) { return fn(args) })
-		}))
+	settle := js.Global().Get("tablelabSettle")
+	ops := map[string]func(store, data string) (any, error){
+		"serve": func(store, data string) (any, error) { return set.Serve(store, data), nil },
+		"reset": func(store, _ string) (any, error) { return nil, set.Reset(store) },
+		"export": func(store, _ string) (any, error) {
+			text, err := set.Export(store)
+			return text, err
+		},
+		"import": func(store, data string) (any, error) { return nil, set.Import(store, data) },
+		"sas":    func(string, string) (any, error) { return stores.SAS(), nil },
 	}
-	export("serve", func(args []js.Value) (js.Value, error) {
-		return js.ValueOf(set.Serve(stringArg(args, 0), stringArg(args, 1))), nil
-	})
-	export("reset", func(args []js.Value) (js.Value, error) {
-		return js.Undefined(), set.Reset(stringArg(args, 0))
-	})
-	export("export", func(args []js.Value) (js.Value, error) {
-		text, err := set.Export(stringArg(args, 0))
-		return js.ValueOf(text), err
-	})
-	export("import", func(args []js.Value) (js.Value, error) {
-		return js.Undefined(), set.Import(stringArg(args, 0), stringArg(args, 1))
-	})
-	export("sas", func([]js.Value) (js.Value, error) {
-		return js.ValueOf(stores.SAS()), nil
-	})
-	js.Global().Set("tablelab", api)
+	// The calls run on a few long-lived goroutines rather than one new
+	// goroutine each: serving a request grows a goroutine's stack several
+	// times, and growing a stack in wasm walks every frame, which made a
+	// point read half again as slow. More than one, so that a call
+	// waiting for IndexedDB does not hold up the others.
+	calls := make(chan func(), 1024)
+	for range 4 {
+		go func() {
+			for call := range calls {
+				call()
+			}
+		}()
+	}
+	js.Global().Set("tablelabStart", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		id := arg(args, 0)
+		op, store, data := stringArg(args, 1), stringArg(args, 2), stringArg(args, 3)
+		call := func() {
+			fn, ok := ops[op]
+			if !ok {
+				settle.Invoke(id, nil, "unknown op "+op)
+				return
+			}
+			result, err := fn(store, data)
+			if err != nil {
+				settle.Invoke(id, nil, err.Error())
+				return
+			}
+			settle.Invoke(id, result, nil)
+		}
+		select {
+		case calls <- call:
+		default:
+			// Never block inside a callback: a full queue gets a
+			// goroutine of its own.
+			go call()
+		}
+		return nil
+	}))
 	if started := js.Global().Get("tablelabStarted"); started.Type() == js.TypeFunction {
 		started.Invoke()
 	}
 	select {}
+}
+
+func arg(args []js.Value, i int) js.Value {
+	if i >= len(args) {
+		return js.Undefined()
+	}
+	return args[i]
 }
 
 // stringArg returns args[i] as a string, or "" when it is missing or not
@@ -70,26 +108,6 @@ func stringArg(args []js.Value, i int) string {
 		return ""
 	}
 	return args[i].String()
-}
-
-// promise returns a Promise settled by run, which runs on a goroutine of
-// its own so that it may wait for other promises.
-func promise(run func() (js.Value, error)) js.Value {
-	var executor js.Func
-	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		resolve, reject := args[0], args[1]
-		executor.Release()
-		go func() {
-			v, err := run()
-			if err != nil {
-				reject.Invoke(js.Global().Get("Error").New(err.Error()))
-				return
-			}
-			resolve.Invoke(v)
-		}()
-		return nil
-	})
-	return js.Global().Get("Promise").New(executor)
 }
 
 // await waits for p to settle. It must not be called from a JavaScript
@@ -102,11 +120,11 @@ func await(p js.Value) (js.Value, error) {
 	done := make(chan outcome, 1)
 	var onResolve, onReject js.Func
 	onResolve = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{v: arg0(args)}
+		done <- outcome{v: arg(args, 0)}
 		return nil
 	})
 	onReject = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{err: jsError(arg0(args))}
+		done <- outcome{err: jsError(arg(args, 0))}
 		return nil
 	})
 	p.Call("then", onResolve, onReject)
@@ -114,13 +132,6 @@ func await(p js.Value) (js.Value, error) {
 	onResolve.Release()
 	onReject.Release()
 	return o.v, o.err
-}
-
-func arg0(args []js.Value) js.Value {
-	if len(args) == 0 {
-		return js.Undefined()
-	}
-	return args[0]
 }
 
 // jsError turns a rejection reason into an error.

@@ -76,6 +76,31 @@ if (typeof indexedDB !== "undefined") {
   };
 }
 
+// tablelab is the engine's API, each method returning a Promise. Go's side
+// (wasm/browser/main.go) is tablelabStart(id, op, store, data), which
+// returns at once and answers later through tablelabSettle.
+const pending = new Map();
+let nextCall = 0;
+globalThis.tablelabSettle = (id, result, error) => {
+  const p = pending.get(id);
+  pending.delete(id);
+  if (error != null) p.reject(new Error(error));
+  else p.resolve(result ?? undefined);
+};
+const call = (op, store = "", data = "") =>
+  new Promise((resolve, reject) => {
+    const id = ++nextCall;
+    pending.set(id, { resolve, reject });
+    tablelabStart(id, op, store, data);
+  });
+globalThis.tablelab = {
+  serve: (store, req) => call("serve", store, req),
+  reset: (store) => call("reset", store),
+  export: (store) => call("export", store),
+  import: (store, text) => call("import", store, text),
+  sas: () => call("sas"),
+};
+
 const started = new Promise((resolve) => (globalThis.tablelabStarted = resolve));
 
 (async () => {
@@ -86,7 +111,7 @@ const started = new Promise((resolve) => (globalThis.tablelabStarted = resolve))
       ? await WebAssembly.instantiateStreaming(fetch(url), go.importObject)
       : await WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), go.importObject);
   // go.run settles only when the program exits, which it never does: not
-  // awaited. main sets globalThis.tablelab, then calls tablelabStarted.
+  // awaited. main defines tablelabStart, then calls tablelabStarted.
   go.run(instance);
   await started;
   postMessage({ ready: true });
@@ -104,7 +129,7 @@ const ops = {
   sas: () => tablelab.sas(),
 };
 
-onmessage = async (e) => {
+self.onmessage = async (e) => {
   const { id, store = "", req, op, data } = e.data ?? {};
   await started;
   if (typeof req === "string") {

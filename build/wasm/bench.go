@@ -1,0 +1,148 @@
+package wasm
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// BenchPackage is the workload inside Go (wasm/bench), built natively and
+// for GOOS=js; build/wasm/js/bench.mjs sends its requests through the
+// JavaScript bridge.
+const BenchPackage = "./wasm/bench"
+
+// A BenchLine is one line of the workload in the three columns, in
+// nanoseconds per operation: native Go, the same Go as wasm under Node,
+// and wasm reached through the JavaScript bridge (worker.js's
+// tablelab.serve, one awaited call per request).
+type BenchLine struct {
+	Name                 string
+	Ops                  int
+	Native, Wasm, Bridge int64
+}
+
+// WasmRatio is how many times slower the Go code runs as wasm.
+func (l BenchLine) WasmRatio() float64 { return float64(l.Wasm) / float64(l.Native) }
+
+// BridgeCost is what the bridge adds to the wasm time, as a fraction.
+func (l BenchLine) BridgeCost() float64 { return float64(l.Bridge)/float64(l.Wasm) - 1 }
+
+// Bench runs the workload for n entities in each column, rounds times,
+// alternating the columns so that each round sees the machine as loaded
+// as the others, and keeps each line's fastest round. engineDir holds a
+// built engine (Engine). Progress goes to log.
+func Bench(root, engineDir string, n, rounds int, log io.Writer) ([]BenchLine, error) {
+	tmp, err := os.MkdirTemp("", "tablelab-wasm-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	native := filepath.Join(tmp, "bench")
+	build := exec.Command("go", "build", "-o", native, BenchPackage)
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build %s: %v\n%s", BenchPackage, err, out)
+	}
+	wasmBin := filepath.Join(tmp, "bench.wasm")
+	if err := Build(root, BenchPackage, wasmBin, true); err != nil {
+		return nil, err
+	}
+	gr, err := goroot()
+	if err != nil {
+		return nil, err
+	}
+	arg := strconv.Itoa(n)
+	columns := []*exec.Cmd{
+		exec.Command(native, "-n", arg),
+		exec.Command("node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-n", arg),
+		exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench.mjs"), arg),
+	}
+	best := make([]map[string][2]int64, len(columns)) // name → ops, ns/op
+	var order []string
+	for r := range rounds {
+		for c, proto := range columns {
+			cmd := exec.Command(proto.Path, proto.Args[1:]...)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "TABLELAB_ENGINE_DIR="+engineDir)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
+			}
+			lines, err := parseBench(out)
+			if err != nil {
+				return nil, err
+			}
+			if best[c] == nil {
+				best[c] = map[string][2]int64{}
+			}
+			for _, l := range lines {
+				if r == 0 && c == 0 {
+					order = append(order, l.name)
+				}
+				if b, ok := best[c][l.name]; !ok || l.ns < b[1] {
+					best[c][l.name] = [2]int64{int64(l.ops), l.ns}
+				}
+			}
+			fmt.Fprintf(log, "round %d, %s: done\n", r+1, []string{"native", "wasm", "bridge"}[c])
+		}
+	}
+	var result []BenchLine
+	for _, name := range order {
+		l := BenchLine{Name: name, Ops: int(best[0][name][0]), Native: best[0][name][1], Wasm: best[1][name][1], Bridge: best[2][name][1]}
+		if l.Native == 0 || l.Wasm == 0 || l.Bridge == 0 {
+			return nil, fmt.Errorf("the line %q is missing from a column", name)
+		}
+		result = append(result, l)
+	}
+	return result, nil
+}
+
+type benchOutput struct {
+	name string
+	ops  int
+	ns   int64
+}
+
+// parseBench reads wasm/bench's lines: name, ops, ns/op, tab-separated.
+func parseBench(out []byte) ([]benchOutput, error) {
+	var lines []benchOutput
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) != 3 {
+			return nil, fmt.Errorf("bench printed %q", sc.Text())
+		}
+		ops, err1 := strconv.Atoi(f[1])
+		ns, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("bench printed %q", sc.Text())
+		}
+		lines = append(lines, benchOutput{f[0], ops, ns})
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("bench printed nothing")
+	}
+	return lines, nil
+}
+
+// WriteBench prints the lines as a table: the three columns and the two
+// ratios the targets are set on (wasm ≤ 4× native; the bridge adding
+// ≤ 25%).
+func WriteBench(w io.Writer, lines []BenchLine) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "line\tops\tnative µs/op\twasm µs/op\tbridge µs/op\twasm/native\tbridge adds\t")
+	for _, l := range lines {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f×\t%+.0f%%\t\n", l.Name, l.Ops,
+			float64(l.Native)/1e3, float64(l.Wasm)/1e3, float64(l.Bridge)/1e3, l.WasmRatio(), 100*l.BridgeCost())
+	}
+	tw.Flush()
+}

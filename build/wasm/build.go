@@ -1,0 +1,127 @@
+package wasm
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// BrowserPackage is the GOOS=js entry point of the engine in the browser.
+const BrowserPackage = "./wasm/browser"
+
+// jsEnv is what a GOOS=js build adds to the environment; with Go's own
+// wasm directory on PATH, go test and go run execute wasm binaries under
+// Node (go_js_wasm_exec).
+func jsEnv() ([]string, error) {
+	root, err := goroot()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, "lib", "wasm")
+	return []string{"GOOS=js", "GOARCH=wasm", "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}, nil
+}
+
+func goEnv() ([]string, error) {
+	extra, err := jsEnv()
+	return append(os.Environ(), extra...), err
+}
+
+func goroot() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Build compiles pkg (relative to the module root) for GOOS=js into out.
+// Stripped (-ldflags='-s -w') is what ships; unstripped keeps the name
+// section that Breakdown reads. The code is the same.
+func Build(root, pkg, out string, stripped bool) error {
+	env, err := goEnv()
+	if err != nil {
+		return err
+	}
+	args := []string{"build", "-trimpath", "-o", out}
+	if stripped {
+		args = append(args, "-ldflags=-s -w")
+	}
+	cmd := exec.Command("go", append(args, pkg)...)
+	cmd.Dir, cmd.Env = root, env
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build %s: %v\n%s", pkg, err, msg)
+	}
+	return nil
+}
+
+// Engine writes into dir the three files a page needs to run the engine
+// in a Web Worker, as the site lays out dist/engine/: app.wasm,
+// wasm_exec.js from the same toolchain, and worker.js.
+func Engine(root, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := Build(root, BrowserPackage, filepath.Join(dir, "app.wasm"), true); err != nil {
+		return err
+	}
+	gr, err := goroot()
+	if err != nil {
+		return err
+	}
+	for src, name := range map[string]string{
+		filepath.Join(gr, "lib", "wasm", "wasm_exec.js"):                     "wasm_exec.js",
+		filepath.Join(root, filepath.FromSlash(BrowserPackage), "worker.js"): "worker.js",
+	} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Deps lists the import paths pkg links for GOOS=js.
+func Deps(root, pkg string) ([]string, error) {
+	env, err := goEnv()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", "list", "-deps", pkg)
+	cmd.Dir, cmd.Env = root, env
+	out, err := cmd.Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return nil, fmt.Errorf("go list -deps %s: %v\n%s", pkg, err, exit.Stderr)
+		}
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// Forbidden are packages the browser build must not link: each would
+// cost more than the rest of the engine (net/http), or was removed to
+// fit the budget (encoding/json).
+var Forbidden = []string{"net/http", "encoding/json"}
+
+// CheckDeps fails when deps hold a Forbidden package.
+func CheckDeps(deps []string) error {
+	var found []string
+	for _, d := range deps {
+		for _, f := range Forbidden {
+			if d == f {
+				found = append(found, d)
+			}
+		}
+	}
+	if found != nil {
+		return fmt.Errorf("the browser build links %s", strings.Join(found, ", "))
+	}
+	return nil
+}

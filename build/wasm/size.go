@@ -1,0 +1,73 @@
+package wasm
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// BudgetGzip is the most the browser build may weigh, gzip -9
+// compressed: what a page downloads before its first example can run.
+const BudgetGzip = 12 << 20 / 10
+
+// Sizes are a binary's raw size and its size compressed as a static host
+// would serve it.
+type Sizes struct {
+	Raw, Gzip, Brotli int // Brotli is 0 when node is missing
+}
+
+// Measure compresses module with gzip at its best level, and with brotli
+// at quality 11 through Node's zlib (Go's standard library has no brotli
+// and the module adds none for this).
+func Measure(module []byte) (Sizes, error) {
+	s := Sizes{Raw: len(module)}
+	var gz bytes.Buffer
+	w, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return s, err
+	}
+	w.Write(module)
+	if err := w.Close(); err != nil {
+		return s, err
+	}
+	s.Gzip = gz.Len()
+	if _, err := exec.LookPath("node"); err != nil {
+		return s, nil
+	}
+	cmd := exec.Command("node", "-e", `const z=require("zlib");const c=[];process.stdin.on("data",d=>c.push(d)).on("end",()=>{const b=Buffer.concat(c);`+
+		`process.stdout.write(String(z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}).length))})`)
+	cmd.Stdin = bytes.NewReader(module)
+	out, err := cmd.Output()
+	if err != nil {
+		return s, fmt.Errorf("brotli through node: %w", err)
+	}
+	if s.Brotli, err = strconv.Atoi(strings.TrimSpace(string(out))); err != nil {
+		return s, fmt.Errorf("brotli through node: %q", out)
+	}
+	return s, nil
+}
+
+// CheckBudget fails when the gzip size is over BudgetGzip.
+func (s Sizes) CheckBudget() error {
+	if s.Gzip > BudgetGzip {
+		return fmt.Errorf("%s gzip is over the budget of %s", MiB(s.Gzip), MiB(BudgetGzip))
+	}
+	return nil
+}
+
+// String is the line the command and the test tier print.
+func (s Sizes) String() string {
+	line := fmt.Sprintf("raw %s, gzip -9 %s", MiB(s.Raw), MiB(s.Gzip))
+	if s.Brotli > 0 {
+		line += ", brotli 11 " + MiB(s.Brotli)
+	}
+	return line + fmt.Sprintf(" (budget %s gzip)", MiB(BudgetGzip))
+}
+
+// MiB formats a byte count in MiB with the bytes beside it.
+func MiB(n int) string {
+	return fmt.Sprintf("%.3f MiB (%d B)", float64(n)/(1<<20), n)
+}
