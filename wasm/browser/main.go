@@ -11,7 +11,10 @@
 //	tablelab.import(store, text)    → undefined
 //	tablelab.sas()                  → an account SAS query string
 //
-// Underneath, JavaScript calls tablelabStart(id, op, store, data), which
+// A request to a store in memory goes straight through the module's
+// exports (direct.go). Everything else, and the playground's requests,
+// which wait for IndexedDB, take the general way: JavaScript calls
+// tablelabStart(id, "op\nstore\ndata"), which
 // returns at once; the work runs on another goroutine (blocking inside a
 // JavaScript callback would deadlock the runtime, which has one thread)
 // and ends with a call of tablelabSettle(id, result, error). A
@@ -25,6 +28,7 @@
 package main
 
 import (
+	"strings"
 	"syscall/js"
 
 	"github.com/tablelab/tablelab/wasm/stores"
@@ -39,6 +43,7 @@ func main() {
 		opts.Medium = &indexedDB{js: idb, name: playground}
 	}
 	set := stores.New(opts)
+	direct.set = set
 	settle := js.Global().Get("tablelabSettle")
 	ops := map[string]func(store, data string) (any, error){
 		"serve": func(store, data string) (any, error) { return set.Serve(store, data), nil },
@@ -64,8 +69,11 @@ func main() {
 		}()
 	}
 	js.Global().Set("tablelabStart", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		// One string, "op\nstore\ndata", crosses instead of three: each
+		// crossing is an encoding and a reference on each side.
 		id := arg(args, 0)
-		op, store, data := stringArg(args, 1), stringArg(args, 2), stringArg(args, 3)
+		op, rest, _ := strings.Cut(stringArg(args, 1), "\n")
+		store, data, _ := strings.Cut(rest, "\n")
 		call := func() {
 			fn, ok := ops[op]
 			if !ok {

@@ -77,8 +77,9 @@ if (typeof indexedDB !== "undefined") {
 }
 
 // tablelab is the engine's API, each method returning a Promise. Go's side
-// (wasm/browser/main.go) is tablelabStart(id, op, store, data), which
-// returns at once and answers later through tablelabSettle.
+// (wasm/browser/main.go) is tablelabStart(id, "op\nstore\ndata"), which
+// returns at once and answers later through tablelabSettle. Store names
+// hold no line break.
 const pending = new Map();
 let nextCall = 0;
 globalThis.tablelabSettle = (id, result, error) => {
@@ -91,10 +92,34 @@ const call = (op, store = "", data = "") =>
   new Promise((resolve, reject) => {
     const id = ++nextCall;
     pending.set(id, { resolve, reject });
-    tablelabStart(id, op, store, data);
+    tablelabStart(id, `${op}\n${store.replaceAll("\n", " ")}\n${data}`);
   });
+// serveDirect answers a request to a store in memory with one plain call
+// of the module's exports (wasm/browser/direct.go): the request's bytes
+// are written into Go's memory and the response read back from it, with
+// none of syscall/js's per-call bookkeeping. It returns null when the
+// module declines (the playground, which waits for IndexedDB).
+let exports = null;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const serveDirect = (store, req) => {
+  if (exports === null || store === "playground") return null;
+  const s = encoder.encode(store);
+  const r = encoder.encode(req);
+  let at = exports.tablelabBuffer(s.length + r.length);
+  const into = new Uint8Array(exports.mem.buffer);
+  into.set(s, at);
+  into.set(r, at + s.length);
+  const n = exports.tablelabServeDirect(s.length, r.length);
+  if (n < 0) return null;
+  at = exports.tablelabBuffer(0); // the response may have moved the buffer
+  return decoder.decode(new Uint8Array(exports.mem.buffer, at, n));
+};
 globalThis.tablelab = {
-  serve: (store, req) => call("serve", store, req),
+  serve: (store, req) => {
+    const resp = serveDirect(String(store), req);
+    return resp === null ? call("serve", store, req) : Promise.resolve(resp);
+  },
   reset: (store) => call("reset", store),
   export: (store) => call("export", store),
   import: (store, text) => call("import", store, text),
@@ -114,6 +139,7 @@ const started = new Promise((resolve) => (globalThis.tablelabStarted = resolve))
   // awaited. main defines tablelabStart, then calls tablelabStarted.
   go.run(instance);
   await started;
+  exports = instance.exports;
   postMessage({ ready: true });
 })().catch((err) => {
   // The page learns of a failed start from the worker's error event.

@@ -44,6 +44,7 @@ type Set struct {
 
 	// errors answers requests that reach no store.
 	errors *api.Server
+	ids    *requestIDs
 
 	mu     sync.Mutex
 	byName map[string]*instance

@@ -270,3 +270,27 @@ func TestExportImport(t *testing.T) {
 		t.Fatal("a broken text imported")
 	}
 }
+
+func TestRequestIDsAreUniqueUUIDs(t *testing.T) {
+	ids := newRequestIDs()
+	seen := map[string]bool{}
+	for range 1000 {
+		id := ids.New()
+		if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[14] != '4' || id[18] != '-' || id[23] != '-' {
+			t.Fatalf("%q is not a version-4 UUID", id)
+		}
+		if seen[id] {
+			t.Fatalf("%q twice", id)
+		}
+		seen[id] = true
+	}
+	if newRequestIDs().New() == newRequestIDs().New() {
+		t.Fatal("two sets start from the same id")
+	}
+	s := New(Options{})
+	a := do(t, s, "x", "GET", "Tables", "").header("x-ms-request-id")
+	b := do(t, s, "x", "GET", "Tables", "").header("x-ms-request-id")
+	if a == "" || a == b {
+		t.Fatalf("request ids %q, %q", a, b)
+	}
+}

@@ -1,0 +1,35 @@
+package stores
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"sync/atomic"
+)
+
+// requestIDs makes the x-ms-request-id of each response: a random
+// 64-bit prefix drawn once and a counter, in a UUID's form. The ids need
+// to be unique, not unpredictable, and drawing 16 random bytes per
+// request (the api's default) crosses into JavaScript for each under
+// GOOS=js.
+type requestIDs struct {
+	prefix [8]byte
+	next   atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	r := &requestIDs{}
+	_, _ = rand.Read(r.prefix[:])
+	return r
+}
+
+// New returns the next id.
+func (r *requestIDs) New() string {
+	var b [16]byte
+	copy(b[:8], r.prefix[:])
+	binary.BigEndian.PutUint64(b[8:], r.next.Add(1))
+	b[6] = b[6]&0x0f | 0x40 // version 4, as the service's ids read
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
