@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -302,4 +303,52 @@ func TestDamagedRecordRefusesOpen(t *testing.T) {
 	if err := damaged.Append([]byte("x")).Wait(); err == nil {
 		t.Fatal("the medium of a failed Open still takes appends")
 	}
+}
+
+// TestWritesDuringCompaction has writers race the compactor: every
+// acknowledged write survives a crash, whichever side of a snapshot's
+// point it fell on.
+func TestWritesDuringCompaction(t *testing.T) {
+	m := durabletest.NewMedium()
+	db := open(t, m, durable.Options{MinCompactBytes: 1 << 10, CheckEvery: time.Millisecond})
+	if err := db.Store.CreateTable("Race"); err != nil {
+		t.Fatal(err)
+	}
+	const writers, writes = 4, 300
+	deadline := time.Now().Add(5 * time.Second)
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			// Write on until two snapshots have raced the writers.
+			for i := 0; i < writes || m.Snapshots() < 2 && time.Now().Before(deadline); i++ {
+				op := engine.Op{Kind: engine.InsertOrReplace, Entity: entity(fmt.Sprint("w", w), fmt.Sprint(i%25), i)}
+				if _, err := db.Store.Write("Race", op); err != nil {
+					errs <- err
+					return
+				}
+				if i%50 == 0 {
+					// js/wasm runs one thread and never preempts: let the
+					// compactor's ticker in.
+					time.Sleep(time.Millisecond)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if m.Snapshots() < 2 {
+		t.Fatalf("%d snapshots in 5s while the log grew to many times the live data", m.Snapshots())
+	}
+	want := contents(t, db.Store, "Race")
+	if len(want) != writers*25 {
+		t.Fatalf("%d entities, want %d", len(want), writers*25)
+	}
+	restored := open(t, m.Crash(), durable.Options{})
+	sameContents(t, contents(t, restored.Store, "Race"), want)
 }
