@@ -25,10 +25,10 @@
 //
 // Append copies a record into memory and returns at once; Commit.Wait
 // blocks until it is written and synced with osfile.SyncData (fdatasync
-// on Linux, F_FULLFSYNC on macOS, FlushFileBuffers on Windows). Whichever waiter finds no
-// flush under way writes everything accumulated with one write and one
-// sync, so concurrent writers share an fsync, and a lone writer pays
-// exactly one, on its own thread.
+// on Linux, F_FULLFSYNC on macOS, FlushFileBuffers on Windows). Whichever
+// waiter finds no flush under way writes everything accumulated with one
+// write and one sync, so concurrent writers share an fsync, and a lone
+// writer pays exactly one, on its own thread.
 //
 // Recovery cuts a torn or corrupt tail of the newest segment at the last
 // good record and says how many bytes it dropped; damage anywhere else is
