@@ -25,9 +25,18 @@ import (
 	"github.com/tablelab/tablelab/build/wasm"
 )
 
+// commands are the driver's commands that work in the module: each runs
+// from its root.
+var commands = map[string]func(root string, args []string) error{
+	"test":  test,
+	"bench": bench.Run,
+	"site":  site.Main,
+	"wasm":  func(root string, args []string) error { return wasm.Main(root, args, os.Stdout) },
+}
+
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./build test|bench|floor-server [flags]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./build test|bench|site|wasm|floor-server [flags]")
 		os.Exit(2)
 	}
 	if err := dispatch(os.Args[1], os.Args[2:]); err != nil {
@@ -37,27 +46,19 @@ func main() {
 }
 
 func dispatch(command string, args []string) error {
-	switch command {
-	case "floor-server":
+	if command == "floor-server" {
+		// Started by the benchmark from anywhere; it needs no module.
 		return floor.Main(args, bench.PointReadBody())
-	case "test", "bench", "site", "wasm":
-	default:
+	}
+	run, ok := commands[command]
+	if !ok {
 		return fmt.Errorf("unknown command %q", command)
 	}
 	root, err := moduleRoot()
 	if err != nil {
 		return err
 	}
-	if command == "bench" {
-		return bench.Run(root, args)
-	}
-	if command == "site" {
-		return site.Main(root, args)
-	}
-	if command == "wasm" {
-		return wasm.Main(root, args, os.Stdout)
-	}
-	return test(root, args)
+	return run(root, args)
 }
 
 // test runs the tiers (tiers.go), or those whose names contain one of
