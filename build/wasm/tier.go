@@ -79,7 +79,7 @@ func nodeTests(env testrun.Env, engineDir string) testrun.Tally {
 	if err := ci.Run(); err != nil {
 		return testrun.Check("wasm: npm ci in "+JSDir, err)
 	}
-	cmd := exec.Command("node", "--test", "--test-reporter=tap", "worker.test.mjs")
+	cmd := exec.Command("node", "--test", "--test-reporter=tap", "--test-timeout=120000", "worker.test.mjs")
 	cmd.Dir = js
 	cmd.Env = append(os.Environ(), "TABLELAB_ENGINE_DIR="+engineDir)
 	var out bytes.Buffer

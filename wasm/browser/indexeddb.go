@@ -3,13 +3,17 @@
 package main
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"sync"
 	"syscall/js"
 
-	"github.com/tablelab/tablelab/wasm/stores"
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/durable"
 )
 
-// indexedDB is a stores.Medium over the IndexedDB functions worker.js
+// indexedDB is a durable.Medium over the IndexedDB functions worker.js
 // puts on globalThis.tablelabIDB, each returning a Promise:
 //
 //	load(name)               → {snapshot: Uint8Array|null, records: [Uint8Array], seq}
@@ -17,50 +21,150 @@ import (
 //	compact(name, bytes, upto)
 //	clear(name)
 //
-// The JavaScript side keeps the IndexedDB work (one transaction per call,
-// so a record, a batch's included, is stored whole or not at all); this
-// side only moves bytes and waits.
+// The JavaScript side keeps the IndexedDB work: one transaction per call,
+// so a record (a whole batch) is stored whole or not at all, and
+// transactions commit in the order they were begun, which is the order
+// of the records. This side numbers the records, moves bytes and waits.
 type indexedDB struct {
 	js   js.Value
 	name string
+
+	mu        sync.Mutex
+	seq       uint64 // the last record appended
+	logBytes  int64  // appended since the snapshot
+	snapBytes int64
+	failed    error // sticky: once a record has failed, every later one does
+	closed    bool
+	last      func() error // the wait of the last record appended
 }
 
-func (m *indexedDB) Load() (stores.State, error) {
+func (m *indexedDB) Replay(load func(io.Reader, engine.Place) error, apply func([]byte, engine.Place) error) error {
 	v, err := await(m.js.Call("load", m.name))
 	if err != nil {
-		return stores.State{}, err
+		return err
 	}
-	var st stores.State
 	if snap := v.Get("snapshot"); snap.Truthy() {
-		if st.Snapshot, err = bytesOf(snap); err != nil {
-			return stores.State{}, err
+		b, err := bytesOf(snap)
+		if err != nil {
+			return err
+		}
+		m.snapBytes = int64(len(b))
+		if err := load(bytes.NewReader(b), engine.Place{}); err != nil {
+			return err
 		}
 	}
 	recs := v.Get("records")
 	for i, n := 0, recs.Length(); i < n; i++ {
 		rec, err := bytesOf(recs.Index(i))
 		if err != nil {
-			return stores.State{}, err
+			return err
 		}
-		st.Records = append(st.Records, rec)
+		m.logBytes += int64(len(rec))
+		if err := apply(rec, engine.Place{}); err != nil {
+			return err
+		}
 	}
-	st.Seq = uint64(v.Get("seq").Float())
-	return st, nil
+	m.seq = uint64(v.Get("seq").Float())
+	return nil
 }
 
-func (m *indexedDB) Append(seq uint64, rec []byte) func() error {
-	p := m.js.Call("append", m.name, float64(seq), jsBytes(rec))
-	return func() error {
-		_, err := await(p)
+type waitFunc func() error
+
+func (w waitFunc) Wait() error { return w() }
+
+func (m *indexedDB) Append(rec []byte) engine.Waiter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failed != nil || m.closed {
+		err := m.failed
+		if err == nil {
+			err = errors.New("IndexedDB: append after close")
+		}
+		return waitFunc(func() error { return err })
+	}
+	m.seq++
+	m.logBytes += int64(len(rec))
+	p := m.js.Call("append", m.name, float64(m.seq), jsBytes(rec))
+	var once sync.Once
+	var result error
+	wait := func() error {
+		once.Do(func() {
+			_, result = await(p)
+			if result != nil {
+				m.mu.Lock()
+				if m.failed == nil {
+					m.failed = result
+				}
+				m.mu.Unlock()
+			}
+		})
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		// A later record is not durable once an earlier one failed:
+		// the restore stops at the first gap.
+		if m.failed != nil {
+			return m.failed
+		}
+		return result
+	}
+	m.last = wait
+	return waitFunc(wait)
+}
+
+func (m *indexedDB) BeginSnapshot() (durable.Snapshot, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failed != nil {
+		return nil, m.failed
+	}
+	return &idbSnapshot{m: m, upto: m.seq, covered: m.logBytes}, nil
+}
+
+// idbSnapshot is a snapshot of the records up to upto, which were covered
+// bytes of the log.
+type idbSnapshot struct {
+	m       *indexedDB
+	upto    uint64
+	covered int64
+}
+
+func (s *idbSnapshot) Write(fill func(io.Writer, engine.Place) error) error {
+	var buf bytes.Buffer
+	if err := fill(&buf, engine.Place{}); err != nil {
 		return err
 	}
+	// The compaction's transaction begins after every append's before
+	// it, so it never drops a record it does not hold.
+	if _, err := await(s.m.js.Call("compact", s.m.name, jsBytes(buf.Bytes()), float64(s.upto))); err != nil {
+		return err
+	}
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	s.m.logBytes -= s.covered
+	s.m.snapBytes = int64(buf.Len())
+	return nil
 }
 
-func (m *indexedDB) Compact(snapshot []byte, upto uint64) error {
-	_, err := await(m.js.Call("compact", m.name, jsBytes(snapshot), float64(upto)))
-	return err
+func (m *indexedDB) Sizes() durable.Sizes {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return durable.Sizes{LogBytes: m.logBytes, SnapshotBytes: m.snapBytes}
 }
 
+// Close waits for the records appended so far: for the last, whose
+// transaction commits after all the others.
+func (m *indexedDB) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	last := m.last
+	m.mu.Unlock()
+	if last == nil {
+		return nil
+	}
+	return last()
+}
+
+// Clear implements stores.Medium.
 func (m *indexedDB) Clear() error {
 	_, err := await(m.js.Call("clear", m.name))
 	return err

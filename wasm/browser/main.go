@@ -40,7 +40,7 @@ const playground = "playground"
 func main() {
 	opts := stores.Options{Persistent: playground}
 	if idb := js.Global().Get("tablelabIDB"); idb.Type() == js.TypeObject {
-		opts.Medium = &indexedDB{js: idb, name: playground}
+		opts.OpenMedium = func() (stores.Medium, error) { return &indexedDB{js: idb, name: playground}, nil }
 	}
 	set := stores.New(opts)
 	direct.set = set

@@ -51,11 +51,13 @@ if (typeof indexedDB !== "undefined") {
         tx.objectStore("log").getAllKeys(range(name)).onsuccess = (e) => (keys = e.target.result);
         tx.objectStore("log").getAll(range(name)).onsuccess = (e) => (values = e.target.result);
         return () => {
+          // The records after the snapshot, up to the first missing one:
+          // a record whose transaction failed ends what was stored.
           const upto = snap ? snap.upto : 0;
           const records = [];
           let seq = upto;
           keys.forEach((k, i) => {
-            if (k[1] <= upto) return; // compacted into the snapshot
+            if (k[1] !== seq + 1) return; // compacted, or after a gap
             records.push(values[i]);
             seq = k[1];
           });

@@ -6,7 +6,6 @@
 package stores
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"sync"
@@ -16,32 +15,51 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/dump"
+	"github.com/tablelab/tablelab/engine/durable"
 	"github.com/tablelab/tablelab/engine/svcerr"
 	"github.com/tablelab/tablelab/wasm/httptext"
 )
 
+// Medium keeps the persistent store: a durable.Medium that can also
+// forget everything it holds, for Reset.
+type Medium interface {
+	durable.Medium
+	// Clear forgets the snapshot and the log, after the writes already
+	// started. It is called on a medium that is closed or was never
+	// replayed.
+	Clear() error
+}
+
 // Options configure a Set.
 type Options struct {
-	// Persistent names the store kept on Medium; "" keeps none.
+	// Persistent names the store kept on a medium; "" keeps none.
 	Persistent string
-	// Medium keeps the persistent store; nil keeps it in memory like the
-	// others.
-	Medium Medium
-	// CompactBytes is how far the persistent store's log may grow past
-	// the size of its snapshot before it is compacted into a new one;
-	// zero means DefaultCompactBytes.
+	// OpenMedium returns the persistent store's medium, opened afresh
+	// each time the store is opened (at first use, and after a Reset).
+	// Nil keeps that store in memory like the others.
+	OpenMedium func() (Medium, error)
+	// CompactBytes is the log size below which the persistent store is
+	// not compacted into a snapshot (past it, it is once the log has
+	// outgrown the snapshot); zero means DefaultCompactBytes.
 	CompactBytes int64
+	// CompactEvery is how often the log's size is looked at; zero means
+	// DefaultCompactEvery.
+	CompactEvery time.Duration
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
 
-// DefaultCompactBytes is the log growth that triggers a compaction.
-const DefaultCompactBytes = 1 << 20
+// DefaultCompactBytes and DefaultCompactEvery are the persistent store's
+// compaction defaults: a page's data is small, and each look wakes the
+// runtime.
+const (
+	DefaultCompactBytes = 1 << 20
+	DefaultCompactEvery = 2 * time.Second
+)
 
 // Set is a set of named stores. It is safe for concurrent use.
 type Set struct {
 	opts Options
-
 	// errors answers requests that reach no store.
 	errors *api.Server
 	ids    *requestIDs
@@ -58,20 +76,30 @@ func New(opts Options) *Set {
 	if opts.CompactBytes <= 0 {
 		opts.CompactBytes = DefaultCompactBytes
 	}
-	return &Set{opts: opts, errors: api.NewServer(nil, api.Options{}), byName: make(map[string]*instance)}
+	if opts.CompactEvery <= 0 {
+		opts.CompactEvery = DefaultCompactEvery
+	}
+	ids := newRequestIDs()
+	return &Set{
+		opts:   opts,
+		errors: api.NewServer(nil, api.Options{NewID: ids.New}),
+		ids:    ids,
+		byName: make(map[string]*instance),
+	}
 }
 
 // instance is one named store, opened on first use.
 type instance struct {
-	open    sync.Once
-	err     error // why the store could not be opened
-	store   *engine.Store
-	server  *api.Server
-	journal *journal // nil for a store in memory
+	open   sync.Once
+	err    error // why the store could not be opened
+	store  *engine.Store
+	server *api.Server
+	db     *durable.DB // the persistent store's; nil for one in memory
+	medium Medium
 }
 
 // get returns the named store, opening it on first use: the persistent
-// one is read back from its medium, which may take a while, and requests
+// one is restored from its medium, which may take a while, and requests
 // to it wait for that.
 func (s *Set) get(name string) (*instance, error) {
 	s.mu.Lock()
@@ -86,17 +114,21 @@ func (s *Set) get(name string) (*instance, error) {
 }
 
 func (s *Set) openInstance(in *instance, name string) error {
-	opts := engine.Options{Now: s.opts.Now}
-	if name == s.opts.Persistent && s.opts.Medium != nil {
-		in.journal = &journal{m: s.opts.Medium, compactBytes: s.opts.CompactBytes}
-		opts.Journal = in.journal
+	if name != s.opts.Persistent || s.opts.OpenMedium == nil {
+		in.store = engine.New(engine.Options{Now: s.opts.Now})
+		in.server = api.NewServer(in.store, api.Options{NewID: s.ids.New})
+		return nil
 	}
-	var rec *engine.Recovery
-	in.store, rec = engine.NewDurable(opts)
-	in.server = api.NewServer(in.store, api.Options{})
-	if in.journal != nil {
-		return in.journal.load(rec)
+	m, err := s.opts.OpenMedium()
+	if err != nil {
+		return err
 	}
+	db, err := durable.Open(m, durable.Options{Now: s.opts.Now, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
+	if err != nil {
+		return err
+	}
+	in.db, in.medium, in.store = db, m, db.Store
+	in.server = api.NewServer(in.store, api.Options{NewID: s.ids.New})
 	return nil
 }
 
@@ -129,14 +161,25 @@ func (s *Set) Reset(name string) error {
 	in := s.byName[name]
 	delete(s.byName, name)
 	s.mu.Unlock()
-	if in == nil || name != s.opts.Persistent || s.opts.Medium == nil {
+	if name != s.opts.Persistent || s.opts.OpenMedium == nil {
 		return nil
 	}
-	in.open.Do(func() { in.err = errors.New("reset before it opened") })
-	if in.journal != nil {
-		in.journal.close()
+	if in != nil {
+		in.open.Do(func() { in.err = errors.New("reset before it opened") })
+		if in.db != nil {
+			// Closed first, the store refuses writes, so none lands
+			// after the medium is cleared.
+			in.db.Close()
+			return in.medium.Clear()
+		}
 	}
-	return s.opts.Medium.Clear()
+	// Not open here (or it failed to open): its medium may still hold a
+	// store.
+	m, err := s.opts.OpenMedium()
+	if err != nil {
+		return err
+	}
+	return m.Clear()
 }
 
 // Export returns the named store's tables in engine/dump's format.
@@ -172,19 +215,4 @@ func SAS() string {
 		// Long after any page using the token has closed.
 		Expiry: time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC),
 	})
-}
-
-// loadState reads a medium's state into an empty store.
-func loadState(st *engine.Recovery, state State) error {
-	if state.Snapshot != nil {
-		if err := st.Load(bytes.NewReader(state.Snapshot), engine.Place{}); err != nil {
-			return err
-		}
-	}
-	for _, rec := range state.Records {
-		if err := st.Replay(rec, engine.Place{}); err != nil {
-			return err
-		}
-	}
-	return nil
 }

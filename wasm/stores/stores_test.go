@@ -7,76 +7,47 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tablelab/tablelab/engine/durable/durabletest"
 )
 
-// memoryMedium keeps what IndexedDB would, in memory, and counts what it
-// was asked to do.
-type memoryMedium struct {
-	mu       sync.Mutex
-	snapshot []byte
-	upto     uint64
-	records  map[uint64][]byte
-	appends  int
-	compacts int
-	failNext bool
+// reloads is what a page's IndexedDB is across reloads, in memory: each
+// open is a fresh medium holding what the last one had made durable, as
+// a reload finds it.
+type reloads struct {
+	mu   sync.Mutex
+	last *durabletest.Medium
 }
 
-func newMemoryMedium() *memoryMedium { return &memoryMedium{records: map[uint64][]byte{}} }
-
-func (m *memoryMedium) Load() (State, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	st := State{Snapshot: m.snapshot, Seq: m.upto}
-	for seq := m.upto + 1; ; seq++ {
-		rec, ok := m.records[seq]
-		if !ok {
-			break
-		}
-		st.Records = append(st.Records, rec)
-		st.Seq = seq
-	}
-	return st, nil
+type clearable struct {
+	*durabletest.Medium
+	r *reloads
 }
 
-func (m *memoryMedium) Append(seq uint64, rec []byte) func() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.appends++
-	if m.failNext {
-		m.failNext = false
-		return func() error { return errors.New("quota exceeded") }
-	}
-	if _, dup := m.records[seq]; dup {
-		panic(fmt.Sprintf("record %d appended twice", seq))
-	}
-	m.records[seq] = append([]byte(nil), rec...)
-	return func() error { return nil }
-}
-
-func (m *memoryMedium) Compact(snapshot []byte, upto uint64) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.compacts++
-	m.snapshot, m.upto = append([]byte(nil), snapshot...), upto
-	for seq := range m.records {
-		if seq <= upto {
-			delete(m.records, seq)
-		}
-	}
+// Clear implements Medium: the next open finds nothing.
+func (c clearable) Clear() error {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	c.r.last = durabletest.NewMedium()
 	return nil
 }
 
-func (m *memoryMedium) Clear() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.snapshot, m.upto, m.records = nil, 0, map[uint64][]byte{}
-	return nil
+func (r *reloads) open() (Medium, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last = durabletest.NewMedium()
+	} else {
+		r.last = r.last.Crash()
+	}
+	return clearable{r.last, r}, nil
 }
 
-func (m *memoryMedium) logLen() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.records)
+// current is the medium of the store opened last.
+func (r *reloads) current() *durabletest.Medium {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
 }
 
 func clock() func() time.Time {
@@ -160,13 +131,13 @@ func TestServeRawText(t *testing.T) {
 }
 
 func TestPersistentStoreSurvivesReload(t *testing.T) {
-	m := newMemoryMedium()
+	r := &reloads{}
 	now := clock()
-	s := New(Options{Persistent: "playground", Medium: m, Now: now})
+	s := New(Options{Persistent: "playground", OpenMedium: r.open, Now: now})
 	want(t, do(t, s, "playground", "POST", "Tables", `{"TableName":"Kept"}`), "201")
 	ins := want(t, do(t, s, "playground", "POST", "Kept", `{"PartitionKey":"p","RowKey":"r","N":1}`), "201")
 	want(t, do(t, s, "other", "POST", "Tables", `{"TableName":"Gone"}`), "201")
-	appends := m.appends
+	records := r.current().Records()
 	// A batch of three is one record: stored whole or not at all.
 	batch := "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n"
 	for i := range 3 {
@@ -175,17 +146,17 @@ func TestPersistentStoreSurvivesReload(t *testing.T) {
 			fmt.Sprintf(`{"PartitionKey":"p","RowKey":"b%d"}`, i) + "\r\n"
 	}
 	batch += "--changeset_1--\r\n--batch_1--\r\n"
-	r := do(t, s, "playground", "POST", "$batch", batch, "Content-Type: multipart/mixed; boundary=batch_1")
-	want(t, r, "202")
-	if strings.Count(r.body, "201 Created") != 3 {
-		t.Fatalf("batch answer %s", r.body)
+	answer := do(t, s, "playground", "POST", "$batch", batch, "Content-Type: multipart/mixed; boundary=batch_1")
+	want(t, answer, "202")
+	if strings.Count(answer.body, "201 Created") != 3 {
+		t.Fatalf("batch answer %s", answer.body)
 	}
-	if m.appends != appends+1 {
-		t.Fatalf("the batch made %d records", m.appends-appends)
+	if n := r.current().Records(); n != records+1 {
+		t.Fatalf("the batch made %d records", n-records)
 	}
 
 	// A reload: a new set over the same medium.
-	s = New(Options{Persistent: "playground", Medium: m, Now: now})
+	s = New(Options{Persistent: "playground", OpenMedium: r.open, Now: now})
 	got := want(t, do(t, s, "playground", "GET", "Kept(PartitionKey='p',RowKey='r')", ""), "200")
 	if got.header("ETag") != ins.header("ETag") || got.header("ETag") == "" {
 		t.Fatalf("ETag %q, was %q", got.header("ETag"), ins.header("ETag"))
@@ -200,38 +171,42 @@ func TestPersistentStoreSurvivesReload(t *testing.T) {
 	if err := s.Reset("playground"); err != nil {
 		t.Fatal(err)
 	}
-	s = New(Options{Persistent: "playground", Medium: m, Now: now})
+	s = New(Options{Persistent: "playground", OpenMedium: r.open, Now: now})
 	want(t, do(t, s, "playground", "GET", "Kept()", ""), "404")
+	// Reset of a store not opened yet clears its medium too.
+	want(t, do(t, s, "playground", "POST", "Tables", `{"TableName":"Again"}`), "201")
+	s = New(Options{Persistent: "playground", OpenMedium: r.open, Now: now})
+	if err := s.Reset("playground"); err != nil {
+		t.Fatal(err)
+	}
+	want(t, do(t, s, "playground", "GET", "Again()", ""), "404")
 }
 
 func TestCompaction(t *testing.T) {
-	m := newMemoryMedium()
+	r := &reloads{}
 	now := clock()
-	s := New(Options{Persistent: "playground", Medium: m, Now: now, CompactBytes: 64 << 10})
+	opts := Options{Persistent: "playground", OpenMedium: r.open, Now: now, CompactBytes: 64 << 10, CompactEvery: time.Millisecond}
+	s := New(opts)
 	want(t, do(t, s, "playground", "POST", "Tables", `{"TableName":"Big"}`), "201")
 	pad := strings.Repeat("x", 1000)
 	for i := range 200 {
 		want(t, do(t, s, "playground", "POST", "Big", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%03d","Pad":"%s"}`, i, pad)), "201")
 	}
-	in, _ := s.get("playground")
-	// Wait for a running compaction, if any, to end.
-	in.journal.mu.Lock()
-	done := in.journal.compacted
-	in.journal.mu.Unlock()
-	if done == nil {
-		t.Fatal("no compaction started")
+	m := r.current()
+	deadline := time.Now().Add(10 * time.Second)
+	for m.Snapshots() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no snapshot written")
+		}
+		time.Sleep(time.Millisecond)
 	}
-	<-done
-	if m.compacts == 0 || m.snapshot == nil {
-		t.Fatal("no snapshot written")
-	}
-	// The log keeps only what came after the snapshot: far fewer than
-	// the 201 records written.
-	if n := m.logLen(); n > 100 {
+	// The log keeps only what came after the snapshot: fewer than the
+	// 201 records written.
+	if n := m.Records(); n >= 201 {
 		t.Fatalf("%d records left in the log", n)
 	}
 	before := want(t, do(t, s, "playground", "GET", "Big()?$select=RowKey", ""), "200").body
-	s = New(Options{Persistent: "playground", Medium: m, Now: now})
+	s = New(opts)
 	after := want(t, do(t, s, "playground", "GET", "Big()?$select=RowKey", ""), "200").body
 	if after != before || strings.Count(after, "RowKey") != 200 {
 		t.Fatalf("after reload:\n%.200s\nbefore:\n%.200s", after, before)
@@ -239,13 +214,13 @@ func TestCompaction(t *testing.T) {
 }
 
 func TestMediumFailureStopsWrites(t *testing.T) {
-	m := newMemoryMedium()
-	s := New(Options{Persistent: "playground", Medium: m, Now: clock()})
+	r := &reloads{}
+	s := New(Options{Persistent: "playground", OpenMedium: r.open, Now: clock()})
 	want(t, do(t, s, "playground", "POST", "Tables", `{"TableName":"Kept"}`), "201")
-	m.failNext = true
-	r := want(t, do(t, s, "playground", "POST", "Kept", `{"PartitionKey":"p","RowKey":"r"}`), "500")
-	if !strings.Contains(r.body, "quota exceeded") {
-		t.Fatalf("%s", r.body)
+	r.current().Fail(errors.New("quota exceeded"))
+	failed := want(t, do(t, s, "playground", "POST", "Kept", `{"PartitionKey":"p","RowKey":"r"}`), "500")
+	if !strings.Contains(failed.body, "quota exceeded") {
+		t.Fatalf("%s", failed.body)
 	}
 	// A store that could not persist acknowledges nothing more.
 	want(t, do(t, s, "playground", "POST", "Kept", `{"PartitionKey":"p","RowKey":"r2"}`), "500")

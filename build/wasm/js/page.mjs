@@ -20,7 +20,10 @@ export async function load(dir, { indexedDB, IDBKeyRange } = {}) {
   let onReady;
   const ready = new Promise((resolve) => (onReady = resolve));
   const scope = {
-    console, setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone,
+    console, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone,
+    // The engine's timers (the persistent store's compaction checks) do
+    // not keep Node running once the tests are done.
+    setTimeout: (fn, ms, ...args) => setTimeout(fn, ms, ...args).unref(),
     TextEncoder, TextDecoder, URL, Response, WebAssembly, performance, crypto,
     // IndexedDB (fake-indexeddb) hands back arrays of this realm, which
     // wasm_exec.js must recognise as Uint8Arrays.
