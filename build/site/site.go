@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -102,7 +103,9 @@ func Build(o Options) error {
 	if err := writeChromaCSS(filepath.Join(tmp, "static", "chroma.css")); err != nil {
 		return err
 	}
-	if err := copyTree(filepath.Join(o.Root, "site", "play"), filepath.Join(tmp, "play")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// The playground's own tests and the sources its vendored bundles are
+	// rebuilt from live beside it, but a reader's browser needs neither.
+	if err := copyTree(filepath.Join(o.Root, "site", "play"), filepath.Join(tmp, "play"), "test", "vendor-src"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if !o.NoEngine {
@@ -318,9 +321,9 @@ func writeFile(name string, data []byte) error {
 }
 
 // copyTree copies the files under src to dst as they are, except for
-// node_modules folders: what npm installed to rebuild a bundle is not part
-// of the site.
-func copyTree(src, dst string) error {
+// node_modules folders (what npm installed to rebuild a bundle is not part
+// of the site) and the folders skip names, as paths under src.
+func copyTree(src, dst string, skip ...string) error {
 	if _, err := os.Stat(src); err != nil {
 		return err
 	}
@@ -330,6 +333,13 @@ func copyTree(src, dst string) error {
 		}
 		if d.IsDir() {
 			if d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			rel, err := filepath.Rel(src, p)
+			if err != nil {
+				return err
+			}
+			if slices.Contains(skip, filepath.ToSlash(rel)) {
 				return filepath.SkipDir
 			}
 			return nil

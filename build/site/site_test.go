@@ -96,6 +96,9 @@ func fixture(t *testing.T) string {
 		"site/play/examples.js":             "export {};",
 		"site/play/playground.js":           "export {};",
 		"site/play/node_modules/x/index.js": "not part of the site",
+		"site/play/test/grid.test.mjs":      "not part of the site",
+		"site/play/vendor-src/build.mjs":    "not part of the site",
+		"site/play/vendor/codemirror.js":    "export {};",
 		"content/index.md": "---\ntitle: Home\norder: 1\nrelated: [guide/keys.md]\n---\n\n" +
 			"## Start here\n\nSee [keys](guide/keys.md#point-reads) and [play](play.md).\n",
 		"content/play.md": "---\ntitle: Play\norder: 2\nlayout: playground\n---\n\nText.\n",
@@ -132,13 +135,13 @@ func TestBuildFixture(t *testing.T) {
 	if !strings.Contains(files["play.html"], `<div id="playground"></div>`) || !strings.Contains(files["play.html"], `src="play/playground.js"`) {
 		t.Errorf("play.html:\n%s", files["play.html"])
 	}
-	for _, name := range []string{"play/examples.js", "play/playground.js", "static/style.css", "static/chroma.css"} {
+	for _, name := range []string{"play/examples.js", "play/playground.js", "play/vendor/codemirror.js", "static/style.css", "static/chroma.css"} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("%s not copied", name)
 		}
 	}
 	for name := range files {
-		if strings.Contains(name, "node_modules") {
+		if strings.Contains(name, "node_modules") || strings.HasPrefix(name, "play/test/") || strings.HasPrefix(name, "play/vendor-src/") {
 			t.Errorf("%s copied", name)
 		}
 	}
