@@ -106,13 +106,14 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const serveDirect = (store, req) => {
   if (exports === null || store === "playground") return null;
-  const s = encoder.encode(store);
-  const r = encoder.encode(req);
-  let at = exports.tablelabBuffer(s.length + r.length);
-  const into = new Uint8Array(exports.mem.buffer);
-  into.set(s, at);
-  into.set(r, at + s.length);
-  const n = exports.tablelabServeDirect(s.length, r.length);
+  // encodeInto writes straight into Go's memory: a UTF-16 unit takes at
+  // most three bytes of UTF-8.
+  const room = 3 * (store.length + req.length);
+  let at = exports.tablelabBuffer(room);
+  let into = new Uint8Array(exports.mem.buffer, at, room);
+  const s = encoder.encodeInto(store, into).written;
+  const r = encoder.encodeInto(req, into.subarray(s)).written;
+  const n = exports.tablelabServeDirect(s, r);
   if (n < 0) return null;
   at = exports.tablelabBuffer(0); // the response may have moved the buffer
   return decoder.decode(new Uint8Array(exports.mem.buffer, at, n));
