@@ -9,11 +9,17 @@
 // What tests can read: #playground[data-state] ("ready", "running",
 // "done", "error", "stopped"); #pg-output (exactly what the code printed);
 // #pg-error; #pg-plans li.run-plan[data-plan]; #pg-grid; #pg-wire
-// li[data-method][data-status]; #pg-cost dd[data-total]; #pg-map
+// li[data-method][data-status] (the newest WIRE_LIMIT requests) and
+// #pg-wire-dropped[data-dropped]; #pg-cost dd[data-total]; #pg-map
 // [data-walked-from][data-walked-to]; #pg-share-link (the link Share made).
+//
+// A program may make thousands of requests: what it prints and requests
+// reaches the page as it happens and is put on it once an animation
+// frame, and each panel draws a bounded number of rows, so the page
+// stays responsive however much the program does.
 
 import { EngineClient, ENDPOINT } from "./engine.js";
-import { RunHost } from "./run-host.js";
+import { RunHost, KEEP_REQUESTS } from "./run-host.js";
 import { createEditor } from "./editor.js";
 import { el, errorText, planBadge, queryTarget, renderPlans } from "./view.js";
 import { formatRequest, parseResponse } from "./wire.js";
@@ -28,6 +34,14 @@ const CODE_KEY = "tablelab-playground-code";
 // from its first keys, and says so.
 const MAP_LIMIT = 5000;
 const HOVER_LIMIT = 2000;
+// Past this many partitions the map names none under the strip: their
+// titles on hover still do.
+const LABEL_LIMIT = 100;
+// The wire log shows the newest requests up to this many and counts the
+// rest; the results grid and the plans list draw up to their limits.
+const WIRE_LIMIT = KEEP_REQUESTS;
+const GRID_LIMIT = 200;
+const PLAN_LIMIT = 200;
 
 const here = new URL(".", import.meta.url);
 
@@ -129,9 +143,12 @@ function build(root) {
   gridPanel.append(gridWrap);
 
   const wirePanel = panel("pg-wire", "Wire log");
+  const wireDropped = el("p", "pg-empty");
+  wireDropped.id = "pg-wire-dropped";
+  wireDropped.hidden = true;
   const wire = el("ol", "pg-wire");
   wire.id = "pg-wire";
-  wirePanel.append(wire);
+  wirePanel.append(wireDropped, wire);
 
   const costPanel = panel("pg-cost", "Cost");
   const cost = el("dl", "pg-cost");
@@ -143,14 +160,14 @@ function build(root) {
   root.replaceChildren(toolbar, status, shareLink, main);
   return {
     root, starter, run, stop, reset, exportButton, importButton, importFile, share, withData, shareLink,
-    status, editorBox, output, errorBox, plans, map, grid, wire, cost,
+    status, editorBox, output, errorBox, plans, map, grid, wire, wireDropped, cost,
   };
 }
 
 async function start(root) {
   const ui = build(root);
   const engine = new EngineClient(new URL("../engine/worker.js", here));
-  const host = new RunHost(engine, new URL("run-worker.js", here));
+  const host = new RunHost(engine, new URL("run-worker.js", here), { keep: WIRE_LIMIT });
   host.warm();
   const totals = { runs: 0, requests: 0, examined: 0, returned: 0 };
   const say = (text) => {
@@ -205,19 +222,20 @@ async function start(root) {
     ui.output.textContent = "";
     ui.errorBox.hidden = true;
     ui.plans.replaceChildren();
-    ui.wire.replaceChildren();
     say("Running…");
+    const live = new LiveView(ui, say);
     let result;
     try {
       result = await host.run(editor.code(), STORE, {
-        onPrint: (line) => {
-          ui.output.textContent += (ui.output.textContent ? "\n" : "") + line;
-        },
-        onRequest: (entry) => ui.wire.append(wireItem(entry)),
+        onPrint: (line) => live.print(line),
+        onRequest: (entry) => live.request(entry),
       });
     } catch (err) {
       result = { output: ui.output.textContent, plans: [], queries: [], requests: [], error: { name: "Error", message: err.message } };
     }
+    // The wire log already holds what the run requested: it is finished,
+    // not drawn again.
+    live.finish();
     ui.run.disabled = false;
     ui.stop.hidden = true;
     ui.output.textContent = result.output;
@@ -225,10 +243,9 @@ async function start(root) {
       ui.errorBox.textContent = errorText(result.error);
       ui.errorBox.hidden = false;
     }
-    ui.plans.replaceChildren(result.queries.length ? renderPlans(result.queries) : el("p", "pg-empty", "No query ran."));
-    ui.wire.replaceChildren(...result.requests.map(wireItem));
+    ui.plans.replaceChildren(...plansOf(result.queries));
     const last = {
-      requests: result.requests.length,
+      requests: result.requestCount ?? result.requests.length,
       examined: result.queries.reduce((n, q) => n + q.examined, 0),
       returned: result.queries.reduce((n, q) => n + q.returned, 0),
     };
@@ -317,6 +334,104 @@ async function start(root) {
   });
 }
 
+// LiveView puts what a run prints and requests on the page as it
+// happens, once an animation frame: a program making a request every
+// millisecond costs the page one small update a frame, not one a
+// message. The wire log keeps the newest WIRE_LIMIT requests and says
+// how many it dropped.
+class LiveView {
+  constructor(ui, say) {
+    this.ui = ui;
+    this.say = say;
+    this.lines = [];
+    this.entries = [];
+    this.printed = false;
+    this.requested = 0;
+    this.dropped = 0;
+    this.frame = 0;
+    ui.wire.replaceChildren();
+    this.#showDropped();
+  }
+
+  print(line) {
+    this.lines.push(line);
+    this.#schedule();
+  }
+
+  request(entry) {
+    this.requested++;
+    this.entries.push(entry);
+    // While frames do not come (a hidden tab), the queue keeps no more
+    // than the log would show.
+    if (this.entries.length >= 2 * WIRE_LIMIT) {
+      const gone = this.entries.length - WIRE_LIMIT;
+      this.entries.splice(0, gone);
+      this.dropped += gone;
+    }
+    this.#schedule();
+  }
+
+  // finish draws the requests still queued at once; what is left to
+  // print is the run's output, which the caller sets whole.
+  finish() {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.lines = [];
+    this.#drawRequests();
+  }
+
+  #schedule() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.#draw());
+  }
+
+  #draw() {
+    this.frame = 0;
+    if (this.lines.length) {
+      const text = this.lines.join("\n");
+      this.ui.output.append(this.printed ? `\n${text}` : text);
+      this.printed = true;
+      this.lines = [];
+    }
+    this.#drawRequests();
+    if (this.requested) this.say(`Running… ${this.requested.toLocaleString("en-US")} request${this.requested === 1 ? "" : "s"} so far.`);
+  }
+
+  #drawRequests() {
+    if (!this.entries.length) return;
+    const wire = this.ui.wire;
+    const fresh = this.entries.slice(-WIRE_LIMIT);
+    this.dropped += this.entries.length - fresh.length;
+    this.entries = [];
+    const items = document.createDocumentFragment();
+    for (const entry of fresh) items.append(wireItem(entry));
+    wire.append(items);
+    for (let n = wire.childElementCount - WIRE_LIMIT; n > 0; n--) {
+      wire.firstElementChild.remove();
+      this.dropped++;
+    }
+    this.#showDropped();
+  }
+
+  #showDropped() {
+    const note = this.ui.wireDropped;
+    note.dataset.dropped = String(this.dropped);
+    note.hidden = this.dropped === 0;
+    note.textContent = `${this.dropped.toLocaleString("en-US")} earlier request${this.dropped === 1 ? " is" : "s are"} not shown: the log keeps the newest ${WIRE_LIMIT}.`;
+  }
+}
+
+// plansOf lists the plans of a run's queries, the first PLAN_LIMIT of
+// them, and says how many more there were.
+function plansOf(queries) {
+  if (!queries.length) return [el("p", "pg-empty", "No query ran.")];
+  const parts = [renderPlans(queries.slice(0, PLAN_LIMIT))];
+  const more = queries.length - PLAN_LIMIT;
+  if (more > 0) parts.push(el("p", "pg-empty", `…and ${more.toLocaleString("en-US")} more quer${more === 1 ? "y" : "ies"}; the cost meter counts them all.`));
+  return parts;
+}
+
+// wireItem is one request of the log. Its bodies are drawn when it is
+// first opened: a log of large batches would otherwise lay out every one.
 function wireItem(entry) {
   const item = el("li", "pg-wire-item");
   item.dataset.method = entry.method;
@@ -334,13 +449,19 @@ function wireItem(entry) {
   );
   if (entry.plan) summary.append(" ", planBadge(entry.plan));
   details.append(summary);
-  const bodies = [
-    ["Request body", entry.requestBody],
-    ["Response body", entry.responseBody || entry.error || ""],
-  ];
-  for (const [title, body] of bodies) {
-    details.append(el("p", "pg-wire-label", title), el("pre", "pg-wire-body", body ? pretty(body) : "(empty)"));
-  }
+  details.addEventListener(
+    "toggle",
+    () => {
+      const bodies = [
+        ["Request body", entry.requestBody],
+        ["Response body", entry.responseBody || entry.error || ""],
+      ];
+      for (const [title, body] of bodies) {
+        details.append(el("p", "pg-wire-label", title), el("pre", "pg-wire-body", body ? pretty(body) : "(empty)"));
+      }
+    },
+    { once: true },
+  );
   item.append(details);
   return item;
 }
@@ -376,7 +497,8 @@ function renderCost(dl, totals, last) {
   }
 }
 
-// renderGrid shows the entities of the last response that had any.
+// renderGrid shows the entities of the last response that had any, the
+// first GRID_LIMIT of them.
 function renderGrid(table, requests) {
   let entities = [];
   for (let i = requests.length - 1; i >= 0 && entities.length === 0; i--) {
@@ -388,7 +510,16 @@ function renderGrid(table, requests) {
     return;
   }
   const { columns, rows } = gridOf(entities);
-  table.append(el("caption", "", `${rows.length.toLocaleString("en-US")} entit${rows.length === 1 ? "y" : "ies"} from the last query that returned any`));
+  const count = `${rows.length.toLocaleString("en-US")} entit${rows.length === 1 ? "y" : "ies"}`;
+  table.append(
+    el(
+      "caption",
+      "",
+      rows.length > GRID_LIMIT
+        ? `The first ${GRID_LIMIT} of ${count} from the last query that returned any`
+        : `${count} from the last query that returned any`,
+    ),
+  );
   const head = el("tr");
   for (const c of columns) {
     const th = el("th");
@@ -400,7 +531,7 @@ function renderGrid(table, requests) {
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
-  for (const r of rows) {
+  for (const r of rows.slice(0, GRID_LIMIT)) {
     const tr = el("tr");
     for (const cell of r) {
       const td = el("td", cell ? `pg-cell pg-type-${cell.type.replace(/^Edm\./, "").toLowerCase() || "etag"}` : "pg-cell pg-absent");
@@ -481,7 +612,7 @@ async function renderMap(box, engine, result) {
     rect(i, 1, "pg-map-hit", `returned ${keys.list[i][0]} / ${keys.list[i][1]}`);
   }
   const labels = el("ol", "pg-map-labels");
-  for (const p of m.partitions) {
+  for (const p of m.partitions.length <= LABEL_LIMIT ? m.partitions : []) {
     const li = el("li", "", p.pk);
     li.style.flexGrow = String(p.count);
     li.title = `${p.pk}: ${p.count} entities`;

@@ -3,12 +3,20 @@
 // end by terminating the worker (a new one starts on the next run).
 
 /**
+ * KEEP_REQUESTS is how many requests a run keeps with their bodies, the
+ * newest; older ones are counted and their queries' plans kept.
+ */
+export const KEEP_REQUESTS = 200;
+
+/**
  * RunHost runs reader code on an engine store, one program at a time.
+ * keep bounds the requests a run's result holds with their bodies.
  */
 export class RunHost {
-  constructor(engine, workerUrl) {
+  constructor(engine, workerUrl, { keep = KEEP_REQUESTS } = {}) {
     this.engine = engine;
     this.workerUrl = workerUrl;
+    this.keep = keep;
     this.worker = null;
     this.current = null;
   }
@@ -22,7 +30,7 @@ export class RunHost {
         if (this.worker?.worker === worker) this.worker = null;
         worker.terminate();
         reject(err);
-        this.#finish({ output: this.current?.lines.join("\n") ?? "", plans: [], queries: [], requests: [], error: { name: "Error", message: err.message } });
+        this.#finish(this.#sofar({ name: "Error", message: err.message }));
       };
       worker.onmessage = ({ data }) => {
         if (data.ready) resolve();
@@ -46,11 +54,37 @@ export class RunHost {
       run?.lines.push(data.print);
       run?.onPrint?.(data.print);
     } else if ("request" in data) {
-      run?.requests.push(data.request);
-      run?.onRequest?.(data.request);
+      if (!run) return;
+      const entry = data.request;
+      run.requestCount++;
+      if (entry.plan) run.queries.push(queryOf(entry));
+      run.requests.push(entry);
+      // Older requests go a slice at a time, not one per request.
+      if (run.requests.length >= 2 * this.keep) run.requests.splice(0, run.requests.length - this.keep);
+      run.onRequest?.(entry);
     } else if ("done" in data) {
-      this.#finish(data.done);
+      // The worker sends no requests with done: they came one by one, and
+      // what was kept of them here makes the result. Its output is the
+      // runner's own.
+      const sofar = this.#sofar(data.done.error);
+      this.#finish({ ...data.done, ...sofar, output: data.done.output ?? sofar.output });
     }
+  }
+
+  // sofar is the result of the run under way from what it reported so
+  // far, ending with error (none when it is undefined).
+  #sofar(error) {
+    const run = this.current;
+    const queries = run?.queries ?? [];
+    const result = {
+      output: run?.lines.join("\n") ?? "",
+      plans: queries.map((q) => q.plan),
+      queries,
+      requests: run?.requests.slice(-this.keep) ?? [],
+      requestCount: run?.requestCount ?? 0,
+    };
+    if (error) result.error = error;
+    return result;
   }
 
   #finish(result) {
@@ -61,16 +95,18 @@ export class RunHost {
 
   /**
    * run executes code against store and resolves to the runner's result
-   * ({output, plans, queries, requests, error?}); onPrint and onRequest
-   * hear of lines and requests as they happen. A run started while
-   * another is under way stops that one first.
+   * ({output, plans, queries, requests, requestCount, error?}), where
+   * requests holds only the newest keep requests and requestCount says
+   * how many were made; onPrint and onRequest hear of lines and requests
+   * as they happen. A run started while another is under way stops that
+   * one first.
    */
   async run(code, store, { onPrint, onRequest } = {}) {
     if (this.current) this.stop();
     const connectionString = await this.engine.connectionString(store);
     const { worker, ready } = this.worker ?? this.#start();
     return new Promise((resolve) => {
-      this.current = { store, resolve, onPrint, onRequest, lines: [], requests: [] };
+      this.current = { store, resolve, onPrint, onRequest, lines: [], requests: [], requestCount: 0, queries: [] };
       ready.then(
         () => worker.postMessage({ run: code, connectionString }),
         () => {},
@@ -100,14 +136,11 @@ export class RunHost {
     if (!this.current) return;
     this.worker?.worker.terminate();
     this.worker = null;
-    const { lines, requests } = this.current;
-    const plans = requests.filter((r) => r.plan);
-    this.#finish({
-      output: lines.join("\n"),
-      plans: plans.map((r) => r.plan),
-      queries: plans,
-      requests,
-      error: { name: "Stopped", message: "the program was stopped before it finished" },
-    });
+    this.#finish(this.#sofar({ name: "Stopped", message: "the program was stopped before it finished" }));
   }
+}
+
+// queryOf is a read as the runner's result lists it among its queries.
+function queryOf(r) {
+  return { plan: r.plan, examined: r.examined, returned: r.returned, method: r.method, url: r.url, status: r.status };
 }

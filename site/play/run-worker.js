@@ -6,7 +6,12 @@
 // page → here: {run: code, connectionString}
 // here → page: {http: id, req} (answered by {httpReply: id, resp} or
 //              {httpReply: id, error}), {print: line}, {request: entry},
-//              {done: result}
+//              {done: {output, error?, requestCount}}
+//
+// done carries no requests, plans or queries: the page heard of every
+// request, bodies and all, as it happened, and a program that loads
+// thousands of entities would otherwise hand the page its whole wire log
+// again in one message at the end.
 
 import * as sdk from "./vendor/data-tables.js";
 import { run } from "./runner.js";
@@ -42,7 +47,9 @@ onmessage = async ({ data }) => {
       onPrint: (line) => postMessage({ print: line }),
       onRequest: (entry) => postMessage({ request: entry }),
     });
-    postMessage({ done: result });
+    const done = { output: result.output, requestCount: result.requests.length };
+    if (result.error) done.error = result.error;
+    postMessage({ done });
   }
 };
 

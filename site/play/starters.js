@@ -6,7 +6,8 @@ export const STARTERS = [
   {
     title: "Point read, range, partition scan, table scan",
     code: `// One table, keyed by region (PartitionKey) and customer id (RowKey).
-const customers = TableClient.fromConnectionString(connectionString, "Customers");
+const customers =
+  TableClient.fromConnectionString(connectionString, "Customers");
 await customers.createTable();
 
 const regions = ["emea", "apac", "amer"];
@@ -42,7 +43,9 @@ for await (const c of vipsInAmer) print("partition scan:", c.rowKey);
 
 // No key at all: every entity of the table is examined.
 let vips = 0;
-for await (const c of customers.listEntities({ queryOptions: { filter: "vip eq true" } })) vips++;
+const everyVip = customers.listEntities({
+  queryOptions: { filter: "vip eq true" } });
+for await (const c of everyVip) vips++;
 print("table scan:", vips, "VIPs");
 `,
   },
@@ -55,7 +58,8 @@ await orders.createTable();
 const tx = new TableTransaction();
 for (let day = 1; day <= 60; day++) {
   const date = new Date(Date.UTC(2026, 0, day)).toISOString().slice(0, 10);
-  tx.upsertEntity({ partitionKey: "customer-42", rowKey: date, total: day * 3.5 }, "Replace");
+  const total = day * 3.5;
+  tx.upsertEntity({ partitionKey: "customer-42", rowKey: date, total }, "Replace");
 }
 // A transaction holds at most 100 operations, all in one partition.
 await orders.submitTransaction(tx.actions);
@@ -71,14 +75,16 @@ print("February total:", sum);
     title: "ETags and optimistic concurrency",
     code: `const stock = TableClient.fromConnectionString(connectionString, "Stock");
 await stock.createTable();
-await stock.upsertEntity({ partitionKey: "shelf-1", rowKey: "apples", count: 10 }, "Replace");
+const apples = { partitionKey: "shelf-1", rowKey: "apples" };
+await stock.upsertEntity({ ...apples, count: 10 }, "Replace");
 
 const seen = await stock.getEntity("shelf-1", "apples");
 // Someone else changes the entity after we read it...
-await stock.updateEntity({ partitionKey: "shelf-1", rowKey: "apples", count: 9 }, "Merge");
+await stock.updateEntity({ ...apples, count: 9 }, "Merge");
 // ...so our write, conditional on the ETag we read, is refused.
 try {
-  await stock.updateEntity({ ...seen, count: seen.count - 1 }, "Merge", { etag: seen.etag });
+  const fewer = { ...seen, count: seen.count - 1 };
+  await stock.updateEntity(fewer, "Merge", { etag: seen.etag });
 } catch (e) {
   print(e.name, e.statusCode, e.details?.odataError?.code);
 }
@@ -92,7 +98,8 @@ await events.createTable();
 for (let b = 0; b < 3; b++) {
   const tx = new TableTransaction();
   for (let i = 0; i < 50; i++) {
-    tx.upsertEntity({ partitionKey: "day-1", rowKey: String(b * 50 + i).padStart(4, "0") }, "Replace");
+    const rowKey = String(b * 50 + i).padStart(4, "0");
+    tx.upsertEntity({ partitionKey: "day-1", rowKey }, "Replace");
   }
   await events.submitTransaction(tx.actions);
 }

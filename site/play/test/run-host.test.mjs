@@ -118,3 +118,32 @@ test("a runner worker that fails to load ends the run with its error, not a wait
   assert.match(result.error.message, /runner worker failed: SyntaxError/);
   assert.equal(FakeWorker.made[0].terminated, true);
 });
+
+test("a run keeps the newest requests with their bodies, counts them all and lists every query", async () => {
+  FakeWorker.script = (w, data) => {
+    if (!("run" in data)) return;
+    for (let i = 0; i < 7; i++) {
+      const read = i % 2 === 1;
+      w.emit({
+        request: {
+          method: read ? "GET" : "POST",
+          url: `http://127.0.0.1:10002/devstoreaccount1/T${i}`,
+          status: 200,
+          responseBody: `body ${i}`,
+          ...(read ? { plan: "point", examined: i, returned: 1 } : {}),
+        },
+      });
+    }
+    // As run-worker.js sends it: no requests, plans or queries again.
+    w.emit({ done: { output: "", requestCount: 7 } });
+  };
+  const host = new RunHost(engine, "run-worker.js", { keep: 3 });
+  const heard = [];
+  const result = await host.run("…", "playground", { onRequest: (r) => heard.push(r.responseBody) });
+  assert.equal(heard.length, 7, "every request is heard as it happens");
+  assert.deepEqual(result.requests.map((r) => r.responseBody), ["body 4", "body 5", "body 6"]);
+  assert.equal(result.requestCount, 7);
+  assert.deepEqual(result.plans, ["point", "point", "point"]);
+  assert.deepEqual(result.queries.map((q) => [q.url.slice(-2), q.examined]), [["T1", 1], ["T3", 3], ["T5", 5]]);
+  assert.equal(result.error, undefined);
+});
