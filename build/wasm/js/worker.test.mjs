@@ -211,3 +211,25 @@ test("export, reset, import gives back the same tables and entities", async () =
   await c.op("import", text);
   assert.deepEqual(await read(), before);
 });
+
+test("requests and responses larger than the direct bridge's buffer cross whole", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-big");
+  assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Wide" }))).status, 201);
+  // 30,000 characters of three UTF-8 bytes each: a 90 KB request.
+  const text = "€".repeat(30000);
+  let r = await c.serve("POST", `${account}/Wide`, JSON.stringify({ PartitionKey: "p", RowKey: "wide", Text: text }));
+  assert.equal(r.status, 201, r.body.slice(0, 300));
+  r = await c.serve("GET", `${account}/Wide(PartitionKey='p',RowKey='wide')`);
+  assert.equal(r.status, 200);
+  assert.equal(JSON.parse(r.body).Text, text);
+  // A page of 1,000 entities: a response of several hundred kilobytes.
+  const rows = Array.from({ length: 1000 }, (_, i) => `{"PartitionKey":"q","RowKey":"${String(i).padStart(4, "0")}","Pad":"${"x".repeat(300)}"}`);
+  await c.op("import", `{"tablelab":"export/1","tables":[{"name":"Wide","entities":[${rows.join(",")}]}]}`);
+  r = await c.serve("GET", `${account}/Wide()?$filter=${encodeURIComponent("PartitionKey eq 'q'")}`);
+  assert.equal(r.status, 200);
+  assert.equal(Number(r.headers["content-length"]), Buffer.byteLength(r.body));
+  assert.ok(r.body.length > 300000);
+  assert.equal(JSON.parse(r.body).value.length, 1000);
+  assert.equal(r.headers["x-tablelab-returned"], "1000");
+});
