@@ -3,10 +3,11 @@ package dump
 import (
 	"errors"
 	"io"
+	"strconv"
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/jsonwire"
-	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/jsontext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -116,38 +117,27 @@ func importTable(s *engine.Store, sc *scanner) error {
 	return flush()
 }
 
-// scanner walks the JSON text of an export. It checks only the structure
-// it steps through; each entity is checked whole by the wire decoder.
+// scanner walks the envelope of an export; the lexer checks the syntax of
+// what it steps over, and each entity is decoded whole by the wire
+// decoder.
 type scanner struct {
 	src []byte
 	off int
 }
 
 func (sc *scanner) fail(what string) error {
-	return errors.New("dump: " + what + " at byte " + itoa(sc.off))
+	return errors.New("dump: " + what + " at byte " + strconv.Itoa(sc.off))
 }
 
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		if n /= 10; n == 0 {
-			return string(b[i:])
-		}
-	}
+// syntax words an error from the lexer in the scanner's format.
+func (sc *scanner) syntax(err error) error {
+	e := err.(*jsontext.SyntaxError)
+	sc.off = e.Offset
+	return sc.fail(e.Msg)
 }
 
 func (sc *scanner) space() {
-	for sc.off < len(sc.src) {
-		switch sc.src[sc.off] {
-		case ' ', '\t', '\n', '\r':
-			sc.off++
-		default:
-			return
-		}
-	}
+	sc.off = jsontext.SkipSpace(sc.src, sc.off)
 }
 
 // expect consumes c, after any white space.
@@ -224,19 +214,15 @@ func (sc *scanner) array(element func() error) error {
 // str reads a string and returns its decoded text.
 func (sc *scanner) str() (string, error) {
 	sc.space()
-	start := sc.off
 	if sc.off >= len(sc.src) || sc.src[sc.off] != '"' {
 		return "", sc.fail("expected a string")
 	}
-	if err := sc.skip(); err != nil {
-		return "", err
+	text, end, err := jsontext.AppendString(nil, sc.src, sc.off)
+	if err != nil {
+		return "", sc.syntax(err)
 	}
-	v, err := edm.DecodeJSON(sc.src[start:sc.off], "")
-	if err != nil || v.Kind() != edm.String {
-		sc.off = start
-		return "", sc.fail("invalid string")
-	}
-	return v.Str(), nil
+	sc.off = end
+	return string(text), nil
 }
 
 // value returns the text of the next value, whatever it is.
@@ -249,64 +235,12 @@ func (sc *scanner) value() ([]byte, error) {
 	return sc.src[start:sc.off], nil
 }
 
-// skip steps over one value: a string, an object or array (counting
-// brackets outside strings), or a number or literal.
+// skip steps over one value, checking its syntax.
 func (sc *scanner) skip() error {
-	sc.space()
-	if sc.off >= len(sc.src) {
-		return sc.fail("unexpected end")
+	end, err := jsontext.SkipValue(sc.src, sc.off)
+	if err != nil {
+		return sc.syntax(err)
 	}
-	depth := 0
-	for sc.off < len(sc.src) {
-		switch c := sc.src[sc.off]; c {
-		case '"':
-			sc.off++
-			for {
-				if sc.off >= len(sc.src) {
-					return sc.fail("unterminated string")
-				}
-				c := sc.src[sc.off]
-				sc.off++
-				if c == '\\' {
-					sc.off++
-				} else if c == '"' {
-					break
-				}
-			}
-			if depth == 0 {
-				return nil
-			}
-		case '{', '[':
-			depth++
-			sc.off++
-		case '}', ']':
-			if depth == 0 {
-				return sc.fail("unexpected '" + string(rune(c)) + "'")
-			}
-			depth--
-			sc.off++
-			if depth == 0 {
-				return nil
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return sc.fail("expected a value")
-			}
-			sc.off++
-		default:
-			sc.off++
-			if depth == 0 {
-				// A number or literal ends at the first delimiter.
-				for sc.off < len(sc.src) {
-					switch sc.src[sc.off] {
-					case ',', '}', ']', ' ', '\t', '\n', '\r':
-						return nil
-					}
-					sc.off++
-				}
-				return nil
-			}
-		}
-	}
-	return sc.fail("unexpected end")
+	sc.off = end
+	return nil
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/tablelab/tablelab/engine/internal/jsontext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -277,160 +277,29 @@ func fromNumber(s string, kind Kind) (Value, error) {
 	return Value{}, invalid(kind, s)
 }
 
-// unquote decodes a JSON string, quotes included, as encoding/json does:
-// invalid UTF-8 and unpaired surrogates become U+FFFD, control characters
-// and unknown escapes make it invalid. The browser build cannot afford
-// encoding/json, which with the reflection it needs was a fifth of the
-// binary, for this one job.
+// unquote decodes a JSON string, quotes included and white space after
+// allowed, as encoding/json does: invalid UTF-8 and unpaired surrogates
+// become U+FFFD, control characters and unknown escapes make it invalid.
+// The browser build cannot afford encoding/json, which with the
+// reflection it needs was a fifth of the binary, for this one job.
 func unquote(raw []byte) (string, bool) {
-	raw = trimSpaceRight(raw)
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	body := raw[1 : len(raw)-1]
-	// Most strings have nothing to decode.
-	plain := true
-	for _, c := range body {
-		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
+	// Most strings have nothing to decode and are copied once.
+	if end := jsontext.PlainEnd(raw, 1); end < len(raw) && raw[end] == '"' && jsontext.SkipSpace(raw, end+1) == len(raw) {
+		return string(raw[1:end]), true
 	}
-	if plain {
-		return string(body), true
-	}
-	out := make([]byte, 0, len(body))
-	for i := 0; i < len(body); {
-		c := body[i]
-		switch {
-		case c == '"' || c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(body[i:])
-			out = utf8.AppendRune(out, r) // RuneError for an invalid byte
-			i += size
-			continue
-		case c != '\\':
-			out = append(out, c)
-			i++
-			continue
-		}
-		if i+1 >= len(body) {
-			return "", false
-		}
-		esc := body[i+1]
-		i += 2
-		switch esc {
-		case '"', '\\', '/':
-			out = append(out, esc)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(body[i:])
-			if !ok {
-				return "", false
-			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				// A high surrogate pairs with an escaped low one that
-				// follows; anything else is one replacement character.
-				r2, ok := rune(0), false
-				if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
-					r2, ok = hex4(body[i+2:])
-				}
-				if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
-					r = dec
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", false
-		}
+	out, end, err := jsontext.AppendString(make([]byte, 0, len(raw)), raw, 0)
+	if err != nil || jsontext.SkipSpace(raw, end) != len(raw) {
+		return "", false
 	}
 	return string(out), true
 }
 
-// hex4 reads the four hex digits of a \u escape.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-// validNumber reports whether b is a JSON number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// validNumber reports whether b is a JSON number, white space after
+// allowed.
 func validNumber(b []byte) bool {
-	b = trimSpaceRight(b)
-	i := 0
-	digits := func() bool {
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i > start
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case !digits():
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if !digits() {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return false
-		}
-	}
-	return i == len(b)
-}
-
-// trimSpaceRight drops the white space JSON allows after a value.
-func trimSpaceRight(b []byte) []byte {
-	for len(b) > 0 {
-		switch b[len(b)-1] {
-		case ' ', '\t', '\n', '\r':
-			b = b[:len(b)-1]
-		default:
-			return b
-		}
-	}
-	return b
+	end, err := jsontext.Number(b, 0)
+	return err == nil && jsontext.SkipSpace(b, end) == len(b)
 }

@@ -6,12 +6,11 @@ package jsonwire
 
 import (
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/jsontext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -185,15 +184,15 @@ func (d *decoder) fail(format string, args ...any) error {
 	return svcerr.Newf(svcerr.InvalidInput, "The request body is not valid JSON: "+format+" at offset %d.", append(args, d.pos)...)
 }
 
+// syntax words an error from the lexer in the service's format.
+func (d *decoder) syntax(err error) error {
+	e := err.(*jsontext.SyntaxError)
+	d.pos = e.Offset
+	return d.fail("%s", e.Msg)
+}
+
 func (d *decoder) space() {
-	for d.pos < len(d.src) {
-		switch d.src[d.pos] {
-		case ' ', '\t', '\r', '\n':
-			d.pos++
-		default:
-			return
-		}
-	}
+	d.pos = jsontext.SkipSpace(d.src, d.pos)
 }
 
 func (d *decoder) object() ([]field, error) {
@@ -293,153 +292,30 @@ func (d *decoder) value(name string) (field, error) {
 }
 
 func (d *decoder) word(w string) error {
-	if len(d.src)-d.pos < len(w) || string(d.src[d.pos:d.pos+len(w)]) != w {
-		return d.fail("unexpected literal")
+	end, err := jsontext.Literal(d.src, d.pos, w)
+	if err != nil {
+		return d.syntax(err)
 	}
-	d.pos += len(w)
+	d.pos = end
 	return nil
 }
 
-// number checks JSON number syntax.
 func (d *decoder) number() error {
-	p := d.pos
-	digits := func() int {
-		n := 0
-		for p < len(d.src) && d.src[p] >= '0' && d.src[p] <= '9' {
-			p++
-			n++
-		}
-		return n
+	end, err := jsontext.Number(d.src, d.pos)
+	if err != nil {
+		return d.syntax(err)
 	}
-	if d.src[p] == '-' {
-		p++
-	}
-	if p < len(d.src) && d.src[p] == '0' {
-		p++
-	} else if digits() == 0 {
-		d.pos = p
-		return d.fail("malformed number")
-	}
-	if p < len(d.src) && d.src[p] == '.' {
-		p++
-		if digits() == 0 {
-			d.pos = p
-			return d.fail("malformed number")
-		}
-	}
-	if p < len(d.src) && (d.src[p] == 'e' || d.src[p] == 'E') {
-		p++
-		if p < len(d.src) && (d.src[p] == '+' || d.src[p] == '-') {
-			p++
-		}
-		if digits() == 0 {
-			d.pos = p
-			return d.fail("malformed number")
-		}
-	}
-	d.pos = p
+	d.pos = end
 	return nil
 }
 
 // str decodes the string at d.pos into the arena.
 func (d *decoder) str() error {
-	d.pos++ // the opening quote
-	for {
-		start := d.pos
-		for d.pos < len(d.src) {
-			c := d.src[d.pos]
-			if c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-				break
-			}
-			d.pos++
-		}
-		d.arena = append(d.arena, d.src[start:d.pos]...)
-		if d.pos >= len(d.src) {
-			return d.fail("unterminated string")
-		}
-		c := d.src[d.pos]
-		switch {
-		case c == '"':
-			d.pos++
-			return nil
-		case c < 0x20:
-			return d.fail("control character in a string")
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(d.src[d.pos:])
-			if r == utf8.RuneError && size == 1 {
-				d.arena = utf8.AppendRune(d.arena, utf8.RuneError)
-			} else {
-				d.arena = append(d.arena, d.src[d.pos:d.pos+size]...)
-			}
-			d.pos += size
-		default: // backslash
-			if d.pos+1 >= len(d.src) {
-				return d.fail("unterminated escape")
-			}
-			e := d.src[d.pos+1]
-			d.pos += 2
-			switch e {
-			case '"', '\\', '/':
-				d.arena = append(d.arena, e)
-			case 'b':
-				d.arena = append(d.arena, '\b')
-			case 'f':
-				d.arena = append(d.arena, '\f')
-			case 'n':
-				d.arena = append(d.arena, '\n')
-			case 'r':
-				d.arena = append(d.arena, '\r')
-			case 't':
-				d.arena = append(d.arena, '\t')
-			case 'u':
-				r, ok := d.hex4()
-				if !ok {
-					return d.fail("malformed \\u escape")
-				}
-				if utf16.IsSurrogate(r) {
-					// A high surrogate needs its low half; a lone half is
-					// U+FFFD, as encoding/json reads it.
-					r2 := utf8.RuneError
-					if d.pos+1 < len(d.src) && d.src[d.pos] == '\\' && d.src[d.pos+1] == 'u' {
-						save := d.pos
-						d.pos += 2
-						low, ok := d.hex4()
-						if !ok {
-							return d.fail("malformed \\u escape")
-						}
-						if dec := utf16.DecodeRune(r, low); dec != utf8.RuneError {
-							r2 = dec
-						} else {
-							d.pos = save
-						}
-					}
-					r = r2
-				}
-				d.arena = utf8.AppendRune(d.arena, r)
-			default:
-				return d.fail("invalid escape \\%c", e)
-			}
-		}
+	arena, end, err := jsontext.AppendString(d.arena, d.src, d.pos)
+	d.arena = arena
+	if err != nil {
+		return d.syntax(err)
 	}
-}
-
-func (d *decoder) hex4() (rune, bool) {
-	if d.pos+4 > len(d.src) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d.src[d.pos : d.pos+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	d.pos += 4
-	return r, true
+	d.pos = end
+	return nil
 }
