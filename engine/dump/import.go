@@ -129,10 +129,13 @@ func (sc *scanner) fail(what string) error {
 	return errors.New("dump: " + what + " at byte " + strconv.Itoa(sc.off))
 }
 
-// syntax words an error from the lexer in the scanner's format.
+// syntax words an error from the lexer, which left sc.off at the error's
+// offset, in the scanner's format.
 func (sc *scanner) syntax(err error) error {
-	e := err.(*jsontext.SyntaxError)
-	sc.off = e.Offset
+	e, ok := err.(*jsontext.SyntaxError)
+	if !ok {
+		return err
+	}
 	return sc.fail(e.Msg)
 }
 
@@ -218,10 +221,9 @@ func (sc *scanner) str() (string, error) {
 		return "", sc.fail("expected a string")
 	}
 	text, end, err := jsontext.AppendString(nil, sc.src, sc.off)
-	if err != nil {
+	if sc.off = end; err != nil {
 		return "", sc.syntax(err)
 	}
-	sc.off = end
 	return string(text), nil
 }
 
@@ -236,11 +238,7 @@ func (sc *scanner) value() ([]byte, error) {
 }
 
 // skip steps over one value, checking its syntax.
-func (sc *scanner) skip() error {
-	end, err := jsontext.SkipValue(sc.src, sc.off)
-	if err != nil {
-		return sc.syntax(err)
-	}
-	sc.off = end
-	return nil
+func (sc *scanner) skip() (err error) {
+	sc.off, err = jsontext.SkipValue(sc.src, sc.off)
+	return sc.syntax(err)
 }

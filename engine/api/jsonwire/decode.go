@@ -184,11 +184,13 @@ func (d *decoder) fail(format string, args ...any) error {
 	return svcerr.Newf(svcerr.InvalidInput, "The request body is not valid JSON: "+format+" at offset %d.", append(args, d.pos)...)
 }
 
-// syntax words an error from the lexer in the service's format.
+// syntax words an error from the lexer, which left d.pos at the error's
+// offset, in the service's format.
 func (d *decoder) syntax(err error) error {
-	e := err.(*jsontext.SyntaxError)
-	d.pos = e.Offset
-	return d.fail("%s", e.Msg)
+	if e, ok := err.(*jsontext.SyntaxError); ok {
+		return d.fail("%s", e.Msg)
+	}
+	return err
 }
 
 func (d *decoder) space() {
@@ -291,31 +293,18 @@ func (d *decoder) value(name string) (field, error) {
 	return f, nil
 }
 
-func (d *decoder) word(w string) error {
-	end, err := jsontext.Literal(d.src, d.pos, w)
-	if err != nil {
-		return d.syntax(err)
-	}
-	d.pos = end
-	return nil
+func (d *decoder) word(w string) (err error) {
+	d.pos, err = jsontext.Literal(d.src, d.pos, w)
+	return d.syntax(err)
 }
 
-func (d *decoder) number() error {
-	end, err := jsontext.Number(d.src, d.pos)
-	if err != nil {
-		return d.syntax(err)
-	}
-	d.pos = end
-	return nil
+func (d *decoder) number() (err error) {
+	d.pos, err = jsontext.Number(d.src, d.pos)
+	return d.syntax(err)
 }
 
 // str decodes the string at d.pos into the arena.
-func (d *decoder) str() error {
-	arena, end, err := jsontext.AppendString(d.arena, d.src, d.pos)
-	d.arena = arena
-	if err != nil {
-		return d.syntax(err)
-	}
-	d.pos = end
-	return nil
+func (d *decoder) str() (err error) {
+	d.arena, d.pos, err = jsontext.AppendString(d.arena, d.src, d.pos)
+	return d.syntax(err)
 }

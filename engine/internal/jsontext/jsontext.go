@@ -1,8 +1,9 @@
 // Package jsontext reads the tokens of JSON text (RFC 8259): white space,
 // strings, numbers, literals, and whole values to step over. Each reader
 // takes the text and an offset and returns the offset after what it
-// read, so the packages that read JSON keep their own structure and their
-// own error messages while sharing one reading of the syntax.
+// read, or, with an error, the offset at which the error was found. The
+// packages that read JSON keep their own structure and their own error
+// messages while sharing one reading of the syntax.
 //
 // It imports nothing of encoding/json: the browser build links it, and
 // encoding/json with the reflection it needs would be a fifth of that
