@@ -38,7 +38,7 @@ func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 		toSign = strings.Join([]string{q.Get("sp"), q.Get("st"), q.Get("se"), "/table/" + r.Account + "/" + g.table,
 			q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv"), q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk")}, "\n")
 	}
-	if !signedBy(acct, toSign, q.Get("sig")) {
+	if !v.signedSAS(acct, toSign, q.Get("sig")) {
 		return Grant{}, failed("The signature does not match.")
 	}
 	now := r.now()

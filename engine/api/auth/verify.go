@@ -43,6 +43,10 @@ type Verifier struct {
 	Accounts []Account
 	// AllowAnonymous grants requests without credentials full access.
 	AllowAnonymous bool
+
+	// sas remembers SAS signatures already verified, so that a token used
+	// for many requests pays for its HMAC once.
+	sas sigCache
 }
 
 // now is the time r is judged at.
@@ -158,18 +162,37 @@ func Sign(key []byte, s string) string {
 
 // signedBy reports whether sig is s signed with one of the account's keys.
 func signedBy(a *Account, s, sig string) bool {
+	return signingKey(a, s, sig) != nil
+}
+
+// signingKey returns the key of a that signed s with sig, or nil if none did.
+func signingKey(a *Account, s, sig string) []byte {
 	got, err := base64.StdEncoding.DecodeString(sig)
 	if err != nil {
-		return false
+		return nil
 	}
 	for _, k := range a.Keys {
 		m := hmac.New(sha256.New, k)
 		m.Write([]byte(s))
 		if hmac.Equal(m.Sum(nil), got) {
-			return true
+			return k
 		}
 	}
-	return false
+	return nil
+}
+
+// signedSAS is signedBy for a SAS, whose signature, covering no part of
+// the request, is remembered once verified.
+func (v *Verifier) signedSAS(a *Account, s, sig string) bool {
+	if v.sas.lookup(a.Keys, s, sig) {
+		return true
+	}
+	k := signingKey(a, s, sig)
+	if k == nil {
+		return false
+	}
+	v.sas.add(k, s, sig)
+	return true
 }
 
 // SignSharedKeyLite returns the Authorization header value the SDKs send:
