@@ -83,39 +83,38 @@ func AppendString(dst, src []byte, i int) ([]byte, int, error) {
 			r, size := utf8.DecodeRune(src[i:])
 			dst = utf8.AppendRune(dst, r) // U+FFFD for an invalid byte
 			i += size
+		case i+1 >= len(src): // a backslash, last
+			return dst, i, fail("unterminated escape", i)
 		default:
-			var err error
-			if dst, i, err = appendEscape(dst, src, i); err != nil {
-				return dst, i, err
+			e := src[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				dst = append(dst, e)
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				var err error
+				if dst, i, err = appendUnicode(dst, src, i); err != nil {
+					return dst, i, err
+				}
+			default:
+				return dst, i, fail(`invalid escape \`+string(rune(e)), i)
 			}
 		}
 	}
 }
 
-// appendEscape decodes the escape whose backslash is at src[i].
-func appendEscape(dst, src []byte, i int) ([]byte, int, error) {
-	if i+1 >= len(src) {
-		return dst, i, fail("unterminated escape", i)
-	}
-	e := src[i+1]
-	i += 2
-	switch e {
-	case '"', '\\', '/':
-		return append(dst, e), i, nil
-	case 'b':
-		return append(dst, '\b'), i, nil
-	case 'f':
-		return append(dst, '\f'), i, nil
-	case 'n':
-		return append(dst, '\n'), i, nil
-	case 'r':
-		return append(dst, '\r'), i, nil
-	case 't':
-		return append(dst, '\t'), i, nil
-	case 'u':
-	default:
-		return dst, i, fail(`invalid escape \`+string(rune(e)), i)
-	}
+// appendUnicode decodes the \u escape whose hex digits start at src[i].
+func appendUnicode(dst, src []byte, i int) ([]byte, int, error) {
 	r, ok := hex4(src, i)
 	if !ok {
 		return dst, i, fail(`malformed \u escape`, i)
