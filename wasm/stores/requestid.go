@@ -1,17 +1,18 @@
 package stores
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"math/rand/v2"
 	"sync/atomic"
 )
 
 // requestIDs makes the x-ms-request-id of each response: a random
 // 64-bit prefix drawn once and a counter, in a UUID's form. The ids need
 // to be unique, not unpredictable, and drawing 16 random bytes per
-// request (the api's default) crosses into JavaScript for each under
-// GOOS=js.
+// request would cross into JavaScript for each under GOOS=js. The prefix
+// comes from the runtime's own seeded generator: crypto/rand would link
+// its DRBG, with AES and SHA-3, for nothing an id needs.
 type requestIDs struct {
 	prefix [8]byte
 	next   atomic.Uint64
@@ -19,7 +20,7 @@ type requestIDs struct {
 
 func newRequestIDs() *requestIDs {
 	r := &requestIDs{}
-	_, _ = rand.Read(r.prefix[:])
+	binary.BigEndian.PutUint64(r.prefix[:], rand.Uint64())
 	return r
 }
 
