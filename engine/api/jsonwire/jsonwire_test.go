@@ -251,3 +251,31 @@ func BenchmarkAppendPage(b *testing.B) {
 		})
 	}
 }
+
+// The lexer is shared with edm and dump; the service's wording of its
+// errors, and the offsets in them, are this package's and stay as they
+// were when the decoder had a lexer of its own.
+func TestDecodeSyntaxErrorMessages(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"a":"abc`:          "unterminated string at offset 9.",
+		"{\"a\":\"x\x01\"}":  "control character in a string at offset 7.",
+		`{"a":"ab\`:          "unterminated escape at offset 8.",
+		`{"a":"\q"}`:         `invalid escape \q at offset 8.`,
+		`{"a":"\%"}`:         `invalid escape \% at offset 8.`,
+		`{"a":"\u12G4"}`:     `malformed \u escape at offset 8.`,
+		`{"a":"\ud83d\u12"}`: `malformed \u escape at offset 14.`,
+		`{"a":-x}`:           "malformed number at offset 6.",
+		`{"a":1.e5}`:         "malformed number at offset 7.",
+		`{"a":1e+}`:          "malformed number at offset 8.",
+		`{"a":nul}`:          "unexpected literal at offset 5.",
+		`{"a":01}`:           "expected ',' or '}' at offset 6.",
+		`{"a" 1}`:            "expected ':' at offset 5.",
+		`{1:2}`:              "expected a member name at offset 1.",
+	} {
+		_, _, err := DecodeEntity([]byte(body))
+		e := svcerr.From(err)
+		if err == nil || e.Code != svcerr.InvalidInput || e.Message != "The request body is not valid JSON: "+want {
+			t.Errorf("%q: %v, want InvalidInput: ...%s", body, err, want)
+		}
+	}
+}
