@@ -21,11 +21,15 @@ const BenchPackage = "./wasm/bench"
 // A BenchLine is one line of the workload in the three columns, in
 // nanoseconds per operation: native Go, the same Go as wasm under Node,
 // and wasm reached through the JavaScript bridge (worker.js's
-// tablelab.serve, one awaited call per request).
+// tablelab.serve, one awaited call per request). With Chromium, two more:
+// tablelab.serve called inside a Web Worker of headless Chromium, and the
+// page posting each request to worker.js and awaiting its answer; both
+// are wall time, zero when not run.
 type BenchLine struct {
 	Name                 string
 	Ops                  int
 	Native, Wasm, Bridge int64
+	InWorker, FromPage   int64
 }
 
 // WasmRatio is how many times slower the Go code runs as wasm.
@@ -34,11 +38,17 @@ func (l BenchLine) WasmRatio() float64 { return float64(l.Wasm) / float64(l.Nati
 // BridgeCost is what the bridge adds to the wasm time, as a fraction.
 func (l BenchLine) BridgeCost() float64 { return float64(l.Bridge)/float64(l.Wasm) - 1 }
 
+// PageCost is what posting each request from the page to the Worker adds
+// to serving it inside the Worker, in Chromium, as a fraction.
+func (l BenchLine) PageCost() float64 { return float64(l.FromPage)/float64(l.InWorker) - 1 }
+
 // Bench runs the workload for n entities in each column, rounds times,
 // alternating the columns so that each round sees the machine as loaded
 // as the others, and keeps each line's fastest round. engineDir holds a
-// built engine (Engine). Progress goes to log.
-func Bench(root, engineDir string, n, rounds int, log io.Writer) ([]BenchLine, error) {
+// built engine (Engine). With chromium, the two Chromium columns run too
+// (build/browser's node_modules and /usr/bin/chromium needed). Progress
+// goes to log.
+func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) ([]BenchLine, error) {
 	tmp, err := os.MkdirTemp("", "tablelab-wasm-bench-")
 	if err != nil {
 		return nil, err
@@ -63,6 +73,12 @@ func Bench(root, engineDir string, n, rounds int, log io.Writer) ([]BenchLine, e
 		exec.Command(native, "-n", arg),
 		exec.Command("node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-n", arg),
 		exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench.mjs"), arg),
+	}
+	names := []string{"native", "wasm", "bridge", "chromium worker", "chromium page"}
+	if chromium {
+		for _, way := range []string{"worker", "page"} {
+			columns = append(columns, exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench-chromium.mjs"), arg, way))
+		}
 	}
 	best := make([]map[string][2]int64, len(columns)) // name → ops, ns/op
 	var order []string
@@ -92,7 +108,7 @@ func Bench(root, engineDir string, n, rounds int, log io.Writer) ([]BenchLine, e
 					best[c][l.name] = [2]int64{int64(l.ops), l.ns}
 				}
 			}
-			fmt.Fprintf(log, "round %d, %s: done\n", r+1, []string{"native", "wasm", "bridge"}[c])
+			fmt.Fprintf(log, "round %d, %s: done\n", r+1, names[c])
 		}
 	}
 	var result []BenchLine
@@ -100,6 +116,12 @@ func Bench(root, engineDir string, n, rounds int, log io.Writer) ([]BenchLine, e
 		l := BenchLine{Name: name, Ops: int(best[0][name][0]), Native: best[0][name][1], Wasm: best[1][name][1], Bridge: best[2][name][1]}
 		if l.Native == 0 || l.Wasm == 0 || l.Bridge == 0 {
 			return nil, fmt.Errorf("the line %q is missing from a column", name)
+		}
+		if chromium {
+			l.InWorker, l.FromPage = best[3][name][1], best[4][name][1]
+			if l.InWorker == 0 || l.FromPage == 0 {
+				return nil, fmt.Errorf("the line %q is missing from a Chromium column", name)
+			}
 		}
 		result = append(result, l)
 	}
@@ -136,13 +158,23 @@ func parseBench(out []byte) ([]benchOutput, error) {
 
 // WriteBench prints the lines as a table: the three columns and the two
 // ratios the targets are set on (wasm ≤ 4× native; the bridge adding
-// ≤ 25%).
+// ≤ 25%), and, when they ran, the Chromium columns and what the page's
+// messages add to them.
 func WriteBench(w io.Writer, lines []BenchLine) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "line\tops\tnative µs/op\twasm µs/op\tbridge µs/op\twasm/native\tbridge adds\t")
+	chromium := len(lines) > 0 && lines[0].InWorker != 0
+	head := "line\tops\tnative µs/op\twasm µs/op\tbridge µs/op\twasm/native\tbridge adds\t"
+	if chromium {
+		head += "chromium worker µs/op\tchromium page µs/op\tpage adds\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f×\t%+.0f%%\t\n", l.Name, l.Ops,
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f×\t%+.0f%%\t", l.Name, l.Ops,
 			float64(l.Native)/1e3, float64(l.Wasm)/1e3, float64(l.Bridge)/1e3, l.WasmRatio(), 100*l.BridgeCost())
+		if chromium {
+			fmt.Fprintf(tw, "%.1f\t%.1f\t%+.0f%%\t", float64(l.InWorker)/1e3, float64(l.FromPage)/1e3, 100*l.PageCost())
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }

@@ -17,6 +17,7 @@ func Main(root string, args []string, out io.Writer) error {
 	bench := fs.Bool("bench", false, "run the benchmark: native Go, the same Go as wasm, and wasm through the JS bridge")
 	n := fs.Int("n", 10000, "with -bench: entities in the workload")
 	rounds := fs.Int("rounds", 3, "with -bench: rounds of each column; each line keeps its fastest")
+	chromium := fs.Bool("chromium", false, "with -bench: the Chromium columns too (headless /usr/bin/chromium, build/browser's node_modules)")
 	dir := fs.String("o", "", "write app.wasm, wasm_exec.js and worker.js here (default: a temporary folder)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -41,8 +42,8 @@ func Main(root string, args []string, out io.Writer) error {
 	if !*bench {
 		return nil
 	}
-	fmt.Fprintf(out, "\nbenchmark: %d entities, best of %d rounds (go run ./build wasm -bench -n %d -rounds %d)\n", *n, *rounds, *n, *rounds)
-	lines, err := Bench(root, engineDir, *n, *rounds, io.Discard)
+	fmt.Fprintf(out, "\nbenchmark: %d entities, best of %d rounds (go run ./build wasm -bench -n %d -rounds %d -chromium=%t)\n", *n, *rounds, *n, *rounds, *chromium)
+	lines, err := Bench(root, engineDir, *n, *rounds, *chromium, io.Discard)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func Tier(env testrun.Env) testrun.Tally {
 	t.Add(testrun.GoTest(env, extra, append(args, testedPackages...)...))
 	t.Add(nodeTests(env, dir))
 
-	lines, err := Bench(env.Root, dir, 2000, 1, io.Discard)
+	lines, err := Bench(env.Root, dir, 2000, 1, false, io.Discard)
 	t.Add(testrun.Check("wasm: benchmark (native, wasm, bridge) runs and every query returns what it must", err))
 	if err == nil {
 		fmt.Fprintln(env.Out, "wasm benchmark, 2,000 entities, one round (go run ./build wasm -bench for the figures):")
