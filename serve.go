@@ -1,3 +1,7 @@
+//go:build !js
+
+// The local server is a process on sockets and files; the browser build is wasm/browser.
+
 // Command tablelab runs the local server: the Azure Table service on
 // 127.0.0.1:10002 (where the SDKs' development connection strings point),
 // durable on disk by default.

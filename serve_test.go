@@ -1,3 +1,7 @@
+//go:build !js
+
+// The local server is a process on sockets and files; the browser build is wasm/browser.
+
 package main
 
 import (
