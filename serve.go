@@ -26,13 +26,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tablelab/tablelab/build/site/sitehttp"
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/dump"
 	"github.com/tablelab/tablelab/engine/durable/persist"
+	"github.com/tablelab/tablelab/site/sitehttp"
 	"github.com/valyala/fasthttp"
 )
 
