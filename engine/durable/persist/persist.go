@@ -106,6 +106,10 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	db.Store, db.rec = db.db.Store, db.db.Recovery()
 	if db.files != nil {
+		// Say how the restored store sits in memory: what a user sizing
+		// -hold-mib wants to know, and the one thing a restart decides.
+		r := db.rec.Residency()
+		logf("persist: %d of %d entities read back from the files, %d MiB held in memory", r.Settled, r.Entities, r.HeldBytes>>20)
 		settle := opts.SettleEvery
 		if settle <= 0 {
 			settle = 50 * time.Millisecond
