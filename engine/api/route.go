@@ -140,16 +140,26 @@ func (rt *route) parseResource(raw string) error {
 // parseKeyPredicate reads `PartitionKey='a',RowKey='b'` (either order,
 // spaces allowed around the punctuation, ” standing for ').
 func parseKeyPredicate(s string) (pk, rk string, err error) {
-	bad := svcerr.Newf(svcerr.InvalidInput, "The key predicate %q is not valid.", s)
+	pk, rk, ok := splitKeyPredicate(s)
+	if !ok {
+		// Built only on failure: formatting the message cost every point
+		// read a quoted copy of its keys.
+		return "", "", svcerr.Newf(svcerr.InvalidInput, "The key predicate %q is not valid.", s)
+	}
+	return pk, rk, nil
+}
+
+// splitKeyPredicate reads PartitionKey='…',RowKey='…' (in either order).
+func splitKeyPredicate(s string) (pk, rk string, ok bool) {
 	var havePK, haveRK bool
 	for s != "" {
 		name, rest, ok := strings.Cut(s, "=")
 		if !ok {
-			return "", "", bad
+			return "", "", false
 		}
 		rest = strings.TrimLeft(rest, " ")
 		if !strings.HasPrefix(rest, "'") {
-			return "", "", bad
+			return "", "", false
 		}
 		// Find the closing quote: a quote not followed by another one.
 		end := -1
@@ -164,7 +174,7 @@ func parseKeyPredicate(s string) (pk, rk string, err error) {
 			}
 		}
 		if end < 0 {
-			return "", "", bad
+			return "", "", false
 		}
 		val := strings.ReplaceAll(rest[1:end], "''", "'")
 		switch strings.TrimSpace(name) {
@@ -173,23 +183,23 @@ func parseKeyPredicate(s string) (pk, rk string, err error) {
 		case "RowKey":
 			rk, haveRK = val, true
 		default:
-			return "", "", bad
+			return "", "", false
 		}
 		s = strings.TrimLeft(rest[end+1:], " ")
 		if s != "" {
 			if s[0] != ',' {
-				return "", "", bad
+				return "", "", false
 			}
 			s = strings.TrimLeft(s[1:], " ")
 			if s == "" {
-				return "", "", bad
+				return "", "", false
 			}
 		}
 	}
 	if !havePK || !haveRK {
-		return "", "", bad
+		return "", "", false
 	}
-	return pk, rk, nil
+	return pk, rk, true
 }
 
 // unquote reads an OData string literal 'a”b'.
