@@ -113,34 +113,42 @@ func Open(m Medium, opts Options) (*DB, error) {
 	if every <= 0 {
 		every = 250 * time.Millisecond
 	}
-	db.done.Add(1)
-	go db.compactor(every)
+	db.Every(every, db.compact)
 	return db, nil
+}
+
+// Every runs fn every period, on a goroutine of its own, until Close: the
+// compactor, and what a medium adds to the policy (the files' settler),
+// which must stop before the medium closes.
+func (db *DB) Every(period time.Duration, fn func()) {
+	db.done.Add(1)
+	go func() {
+		defer db.done.Done()
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-db.stop:
+				return
+			case <-t.C:
+				fn()
+			}
+		}
+	}()
 }
 
 // Recovery returns the store's recovery handle, for what a medium adds to
 // the policy: reading entities back from it, and settling them there.
 func (db *DB) Recovery() *engine.Recovery { return db.rec }
 
-// compactor takes a snapshot whenever the log has outgrown the snapshot,
-// checking every period until Close.
-func (db *DB) compactor(period time.Duration) {
-	defer db.done.Done()
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-db.stop:
-			return
-		case <-t.C:
-			s := db.medium.Sizes()
-			if s.LogBytes < db.min || s.LogBytes < s.SnapshotBytes {
-				continue
-			}
-			if err := db.Snapshot(); err != nil {
-				db.logf("durable: snapshot failed: %v", err)
-			}
-		}
+// compact takes a snapshot when the log has outgrown the snapshot.
+func (db *DB) compact() {
+	s := db.medium.Sizes()
+	if s.LogBytes < db.min || s.LogBytes < s.SnapshotBytes {
+		return
+	}
+	if err := db.Snapshot(); err != nil {
+		db.logf("durable: snapshot failed: %v", err)
 	}
 }
 

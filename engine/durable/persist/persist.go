@@ -15,7 +15,6 @@
 package persist
 
 import (
-	"sync"
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
@@ -64,10 +63,6 @@ type DB struct {
 	files *files // nil when entities stay in memory
 	hold  int64
 	logf  func(string, ...any)
-
-	stop      chan struct{}
-	done      sync.WaitGroup
-	closeOnce sync.Once
 }
 
 // Open opens (or creates) the store in dir, restoring its state from the
@@ -81,7 +76,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{log: l, hold: opts.HoldBytes, logf: logf, stop: make(chan struct{})}
+	db := &DB{log: l, hold: opts.HoldBytes, logf: logf}
 	if db.hold == 0 {
 		db.hold = DefaultHoldBytes
 	}
@@ -115,26 +110,9 @@ func Open(dir string, opts Options) (*DB, error) {
 			settle = 50 * time.Millisecond
 		}
 		// The settler starts from the end of the replay, before any write.
-		step := db.settler()
-		db.done.Add(1)
-		go db.settleEvery(settle, step)
+		db.db.Every(settle, db.settler())
 	}
 	return db, nil
-}
-
-// settleEvery runs the settler's step every period until Close.
-func (db *DB) settleEvery(period time.Duration, step func()) {
-	defer db.done.Done()
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-db.stop:
-			return
-		case <-t.C:
-			step()
-		}
-	}
 }
 
 // settler returns a step that follows the durable end of the log and
@@ -205,9 +183,7 @@ func (db *DB) Snapshot() error { return db.db.Snapshot() }
 // Close stops the settler and compaction, flushes the log and releases
 // the directory. Later calls return what the first returned.
 func (db *DB) Close() error {
-	db.closeOnce.Do(func() {
-		close(db.stop)
-		db.done.Wait()
-	})
+	// The policy stops its compactor and the settler before it closes
+	// the files.
 	return db.db.Close()
 }
