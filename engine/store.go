@@ -32,7 +32,15 @@ type Options struct {
 	// returns what it has with a continuation, as the service ends a page
 	// after a few seconds of work. Zero means DefaultMaxExamined.
 	MaxExamined int
+	// OpenKeys lets keys hold any valid UTF-8 of up to MaxOpenKeyBytes
+	// bytes, for the stores behind the Queue and Blob services: a blob's
+	// name may hold '/', '?' and '#' and run to 1,024 characters, which a
+	// PartitionKey or RowKey may not. Every other limit still holds.
+	OpenKeys bool
 }
+
+// MaxOpenKeyBytes is the longest key of a store with OpenKeys.
+const MaxOpenKeyBytes = 4096
 
 // DefaultMaxExamined is the examination budget of a query page.
 const DefaultMaxExamined = 1_000_000
@@ -46,6 +54,7 @@ type Store struct {
 	journal     Journal
 	values      Values
 	maxExamined int
+	openKeys    bool
 
 	mu        sync.RWMutex
 	tree      *btree.BTreeG[keyspace.Item]
@@ -67,6 +76,7 @@ func New(opts Options) *Store {
 		journal:     opts.Journal,
 		values:      opts.Values,
 		maxExamined: opts.MaxExamined,
+		openKeys:    opts.OpenKeys,
 		tree:        btree.NewBTreeGOptions(keyspace.Less, btree.Options{NoLocks: true}),
 		byName:      make(map[string]*table),
 		byLower:     make(map[string]*table),

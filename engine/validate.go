@@ -90,11 +90,27 @@ func validPropertyName(name string) bool {
 	return true
 }
 
-// validateEntity checks an entity against every limit of the service and
-// returns its size as the service measures it. Properties must be sorted
-// by name, which also makes duplicates adjacent.
-func validateEntity(e *Entity) error {
-	if err := ValidateKeys(e.PartitionKey, e.RowKey); err != nil {
+// checkKeys checks a pair of keys against the store's rules: the
+// service's, or with OpenKeys only that they are text of bounded size.
+func (s *Store) checkKeys(pk, rk string) error {
+	if !s.openKeys {
+		return ValidateKeys(pk, rk)
+	}
+	for _, k := range [2]string{pk, rk} {
+		if len(k) > MaxOpenKeyBytes {
+			return svcerr.New(svcerr.PropertyValueTooLarge)
+		}
+		if !utf8.ValidString(k) {
+			return svcerr.New(svcerr.InvalidInput)
+		}
+	}
+	return nil
+}
+
+// validateEntity checks an entity against every limit of the service.
+// Properties must be sorted by name, which also makes duplicates adjacent.
+func (s *Store) validateEntity(e *Entity) error {
+	if err := s.checkKeys(e.PartitionKey, e.RowKey); err != nil {
 		return err
 	}
 	if len(e.Properties) > MaxProperties {

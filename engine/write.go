@@ -114,12 +114,12 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 		}
 		e := op.Entity
 		if op.Kind == Delete {
-			if err := ValidateKeys(e.PartitionKey, e.RowKey); err != nil {
+			if err := s.checkKeys(e.PartitionKey, e.RowKey); err != nil {
 				return fail(i, err)
 			}
 		} else {
 			sortProperties(e.Properties)
-			if err := validateEntity(e); err != nil {
+			if err := s.validateEntity(e); err != nil {
 				return fail(i, err)
 			}
 		}
@@ -238,7 +238,7 @@ func (s *Store) decide(t *table, op Op) (keyspace.Change, Result, error) {
 			return keyspace.Change{}, Result{}, internal(err)
 		}
 		next = &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: mergeProperties(old.Properties, e.Properties)}
-		if err := validateEntity(next); err != nil {
+		if err := s.validateEntity(next); err != nil {
 			return keyspace.Change{}, Result{}, err
 		}
 	}

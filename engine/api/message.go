@@ -1,6 +1,9 @@
 package api
 
-import "strings"
+import (
+	"io"
+	"strings"
+)
 
 // Header is a set of HTTP header fields. Names are matched without regard
 // to case, as HTTP requires and as the SDKs need (Go sends "X-Ms-Date",
@@ -74,6 +77,12 @@ type Request struct {
 	RemoteIP string
 	Header   Header
 	Body     []byte
+	// BodyStream, when not nil, is the body instead of Body: a host that
+	// can stream gives a large blob upload this way, so that hundreds of
+	// MiB never sit in memory at once. It holds the number of bytes the
+	// Content-Length header says. Only the Blob service reads it; a host
+	// gives the other services Body.
+	BodyStream io.Reader
 	// Scratch, when not nil, is a buffer the server may build a large
 	// response body in (a page of entities), appending from its length
 	// zero. The host owns it again once it has written the response: a
@@ -90,4 +99,22 @@ type Response struct {
 	// request's Scratch): a host may reuse it once the response is
 	// written.
 	Body []byte
+	// BodyStream, when not nil, is the body instead of Body, BodyLength
+	// bytes long: a blob download the host copies out as it reads. The
+	// host closes it once written, or when the client has gone.
+	BodyStream io.ReadCloser
+	BodyLength int64
 }
+
+// Service is the protocol core of one storage service (Table, Queue or
+// Blob): what a host hands each request it receives.
+type Service interface {
+	// Serve answers one request. It never panics on any input; every
+	// failure becomes an error response in the service's format.
+	Serve(*Request) *Response
+	// Error answers req with err in the service's format, for failures a
+	// host finds before it has a whole Request, such as an oversized body.
+	Error(*Request, error) *Response
+}
+
+var _ Service = (*Server)(nil)

@@ -1,8 +1,9 @@
 // Package svcerr holds the error model shared by every layer of tablelab:
-// an error is a value carrying the Azure Table service's error code, the
+// an error is a value carrying the Azure storage service's error code, the
 // HTTP status the service pairs with that code, and a message. The engine
-// returns them, the protocol layer writes them in the service's JSON error
-// format, and nothing in between needs to translate.
+// and the queue and blob models return them, the protocol layers write
+// them in each service's error format (JSON for tables, XML for queues and
+// blobs), and nothing in between needs to translate.
 package svcerr
 
 import (
@@ -53,6 +54,42 @@ const (
 	InternalError                           Code = "InternalError"
 )
 
+// Codes of the Queue and Blob services.
+const (
+	QueueAlreadyExists            Code = "QueueAlreadyExists"
+	QueueNotFound                 Code = "QueueNotFound"
+	QueueBeingDeleted             Code = "QueueBeingDeleted"
+	MessageNotFound               Code = "MessageNotFound"
+	PopReceiptMismatch            Code = "PopReceiptMismatch"
+	MessageTooLarge               Code = "MessageTooLarge"
+	ContainerAlreadyExists        Code = "ContainerAlreadyExists"
+	ContainerNotFound             Code = "ContainerNotFound"
+	ContainerBeingDeleted         Code = "ContainerBeingDeleted"
+	BlobNotFound                  Code = "BlobNotFound"
+	BlobAlreadyExists             Code = "BlobAlreadyExists"
+	InvalidBlobType               Code = "InvalidBlobType"
+	InvalidBlockID                Code = "InvalidBlockId"
+	InvalidBlockList              Code = "InvalidBlockList"
+	BlockCountExceedsLimit        Code = "BlockCountExceedsLimit"
+	BlockListTooLong              Code = "BlockListTooLong"
+	InvalidBlobOrBlock            Code = "InvalidBlobOrBlock"
+	MD5Mismatch                   Code = "Md5Mismatch"
+	InvalidMD5                    Code = "InvalidMd5"
+	InvalidRange                  Code = "InvalidRange"
+	ConditionNotMet               Code = "ConditionNotMet"
+	MissingContentLengthHeader    Code = "MissingContentLengthHeader"
+	InvalidXMLDocument            Code = "InvalidXmlDocument"
+	InvalidXMLNodeValue           Code = "InvalidXmlNodeValue"
+	MissingRequiredXMLNode        Code = "MissingRequiredXmlNode"
+	MissingRequiredQueryParameter Code = "MissingRequiredQueryParameter"
+	OutOfRangeQueryParameterValue Code = "OutOfRangeQueryParameterValue"
+	UnsupportedQueryParameter     Code = "UnsupportedQueryParameter"
+	UnsupportedHeader             Code = "UnsupportedHeader"
+	EmptyMetadataKey              Code = "EmptyMetadataKey"
+	InvalidMetadata               Code = "InvalidMetadata"
+	MetadataTooLarge              Code = "MetadataTooLarge"
+)
+
 type codeInfo struct {
 	status  int
 	message string
@@ -94,6 +131,39 @@ var codes = map[Code]codeInfo{
 	AtomFormatNotSupported:                  {415, "Atom format is not supported."},
 	NotImplemented:                          {501, "The requested operation is not implemented on the specified resource."},
 	InternalError:                           {500, "The server encountered an internal error. Please retry the request."},
+
+	QueueAlreadyExists:            {409, "The specified queue already exists."},
+	QueueNotFound:                 {404, "The specified queue does not exist."},
+	QueueBeingDeleted:             {409, "The specified queue is being deleted."},
+	MessageNotFound:               {404, "The specified message does not exist."},
+	PopReceiptMismatch:            {400, "The specified pop receipt did not match the pop receipt for a dequeued message."},
+	MessageTooLarge:               {400, "The message exceeds the maximum allowed size."},
+	ContainerAlreadyExists:        {409, "The specified container already exists."},
+	ContainerNotFound:             {404, "The specified container does not exist."},
+	ContainerBeingDeleted:         {409, "The specified container is being deleted."},
+	BlobNotFound:                  {404, "The specified blob does not exist."},
+	BlobAlreadyExists:             {409, "The specified blob already exists."},
+	InvalidBlobType:               {409, "The blob type is invalid for this operation."},
+	InvalidBlockID:                {400, "The specified block ID is invalid. The block ID must be Base64-encoded."},
+	InvalidBlockList:              {400, "The specified block list is invalid."},
+	BlockCountExceedsLimit:        {409, "The uncommitted block count cannot exceed the maximum limit of 100,000 blocks."},
+	BlockListTooLong:              {400, "The block list may not contain more than 50,000 blocks."},
+	InvalidBlobOrBlock:            {400, "The specified blob or block content is invalid."},
+	MD5Mismatch:                   {400, "The MD5 value specified in the request did not match with the MD5 value calculated by the server."},
+	InvalidMD5:                    {400, "The MD5 value specified in the request is invalid. The MD5 value must be 128 bits and Base64-encoded."},
+	InvalidRange:                  {416, "The range specified is invalid for the current size of the resource."},
+	ConditionNotMet:               {412, "The condition specified using HTTP conditional header(s) is not met."},
+	MissingContentLengthHeader:    {411, "The Content-Length header was not specified."},
+	InvalidXMLDocument:            {400, "XML specified is not syntactically valid."},
+	InvalidXMLNodeValue:           {400, "The value for one of the XML nodes is not in the correct format."},
+	MissingRequiredXMLNode:        {400, "A required XML node is not specified in the request body."},
+	MissingRequiredQueryParameter: {400, "A query parameter that's mandatory for this request is not specified."},
+	OutOfRangeQueryParameterValue: {400, "One of the query parameters specified in the request URI is outside the permissible range."},
+	UnsupportedQueryParameter:     {400, "One of the query parameters specified in the request URI is not supported."},
+	UnsupportedHeader:             {400, "One of the HTTP headers specified in the request is not supported."},
+	EmptyMetadataKey:              {400, "The key for one of the metadata key-value pairs is empty."},
+	InvalidMetadata:               {400, "The metadata specified is invalid. It has characters that are not permitted."},
+	MetadataTooLarge:              {400, "The size of the specified metadata exceeds the maximum size permitted."},
 }
 
 // Status returns the HTTP status the service answers with for the code.
@@ -119,6 +189,13 @@ type Error struct {
 
 // New returns an error with the code's standard message.
 func New(code Code) *Error { return &Error{Code: code, Message: code.Message(), Index: -1} }
+
+// With returns an error with a message of its own. Messages are built by
+// concatenation and strconv rather than with fmt, which the browser build
+// cannot afford.
+func With(code Code, message string) *Error {
+	return &Error{Code: code, Message: message, Index: -1}
+}
 
 // Newf returns an error with a message of its own.
 func Newf(code Code, format string, args ...any) *Error {
