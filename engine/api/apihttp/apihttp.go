@@ -14,12 +14,17 @@ import (
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
-// Handler serves the Table protocol over net/http.
+// Handler serves one storage service's protocol over net/http.
 type Handler struct {
-	Server *api.Server
+	Server api.Service
 	// MaxBody is the largest request body read; zero means
 	// api.MaxBodyBytes. A larger body is refused before it is read.
 	MaxBody int64
+	// Stream hands the body to the service unread, as Request.BodyStream,
+	// when the request says its length: the Blob service takes uploads of
+	// hundreds of MiB that way. MaxBody then bounds only bodies of unknown
+	// length, which are read into memory.
+	Stream bool
 }
 
 // ServeHTTP implements http.Handler.
@@ -53,7 +58,10 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		max = api.MaxBodyBytes
 	}
 	var resp *api.Response
-	if r.ContentLength > max {
+	if h.Stream && r.ContentLength > 0 {
+		req.BodyStream = io.LimitReader(r.Body, r.ContentLength)
+		resp = h.Server.Serve(req)
+	} else if r.ContentLength > max {
 		resp = h.Server.Error(req, svcerr.New(svcerr.RequestBodyTooLarge))
 	} else {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
@@ -72,7 +80,18 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	resp.Header.Each(func(name, value string) { hdr[name] = []string{value} })
 	// The length is known: saying so spares large answers the chunked
 	// encoding net/http would otherwise choose.
-	if resp.Status != 204 && resp.Status != 304 {
+	if resp.BodyStream != nil {
+		defer resp.BodyStream.Close()
+		hdr["Content-Length"] = []string{strconv.FormatInt(resp.BodyLength, 10)}
+		w.WriteHeader(resp.Status)
+		if r.Method != http.MethodHead {
+			_, _ = io.CopyN(w, resp.BodyStream, resp.BodyLength)
+		}
+		return
+	}
+	// A HEAD answer may say the length of what GET would send (a blob's
+	// properties do), and keeps it.
+	if resp.Status != 204 && resp.Status != 304 && (r.Method != http.MethodHead || resp.Header.Get("Content-Length") == "") {
 		hdr["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
 	}
 	w.WriteHeader(resp.Status)
