@@ -19,6 +19,7 @@ var tiers = []testrun.Tier{
 	{Name: "wasm: the browser engine's size budget, its worker under Node, the benchmark", Run: wasm.Tier},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
 	{Name: "README examples, run as written (curl, and JavaScript in a fresh npm folder)", Run: testrun.README},
+	{Name: "playground units (node --test in site/play)", Run: testrun.PlayUnits},
 	{Name: "site: build dist/ and check its pages, links and engine files", Run: sitecheck.Tier},
 	// These two need dist/, which the site build writes.
 	{Name: "browser: the site in headless Chromium", Run: testrun.Browser},
