@@ -1,5 +1,6 @@
-// Package apifasthttp serves the protocol core of engine/api over
-// valyala/fasthttp: the local server's front end.
+// Package apifasthttp serves a storage service's protocol core (an
+// api.Service: the Table, Queue or Blob service) over valyala/fasthttp:
+// the local server's front end.
 //
 // net/http stays the adapter for tests and for hosts that need an
 // http.Handler (engine/api/apihttp). The local server uses this one
@@ -24,9 +25,26 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// Handler serves the Table protocol as a fasthttp.RequestHandler.
+// Handler serves one storage service's protocol as a
+// fasthttp.RequestHandler.
 type Handler struct {
-	Server *api.Server
+	Server api.Service
+	// Stream hands a request body of known length to the service unread,
+	// as api.Request.BodyStream, and needs a server that streams request
+	// bodies (Config.Stream): the Blob service takes uploads of hundreds
+	// of MiB that way. A body sent chunked, of unknown length, is read
+	// into memory up to MaxBody.
+	Stream bool
+	// MaxBody bounds, with Stream, the bodies read into memory; zero
+	// means api.MaxBodyBytes. Without Stream the server's
+	// MaxRequestBodySize bounds them.
+	MaxBody int
+	// Idle is how long, with Stream, a streamed body may go without a
+	// byte moving, either way, before the connection is given up; zero
+	// means a minute. A transfer of any length then lasts as long as the
+	// client keeps it moving, where the server's fixed read and write
+	// timeouts would cut off a large one on a slow link.
+	Idle time.Duration
 	// bufs holds the buffers large response bodies are built in; nil
 	// means a new one every time.
 	bufs *sync.Pool
@@ -84,7 +102,15 @@ func request(ctx *fasthttp.RequestCtx) *api.Request {
 // Serve implements fasthttp.RequestHandler.
 func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 	req := request(ctx)
-	if b := ctx.PostBody(); len(b) > 0 {
+	if h.Stream {
+		if err := h.streamBody(ctx, req); err != nil {
+			write(ctx, h.Server.Error(req, err))
+			// What is left of the body cannot be trusted to end where a
+			// next request starts.
+			ctx.SetConnectionClose()
+			return
+		}
+	} else if b := ctx.PostBody(); len(b) > 0 {
 		req.Body = bytes.Clone(b)
 	}
 	var scratch *[]byte
@@ -94,6 +120,18 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 		}
 	}
 	resp := h.Server.Serve(req)
+	if resp.BodyStream != nil {
+		if scratch != nil {
+			h.bufs.Put(scratch)
+		}
+		resp.Body = nil
+		write(ctx, resp)
+		// fasthttp copies the stream out once the handler has returned,
+		// and closes it then, written or not (a HEAD request's is not);
+		// the length it says is the one the service gave.
+		ctx.Response.SetBodyStream(&progress{r: resp.BodyStream, ctx: ctx, idle: h.idle(), write: true}, int(resp.BodyLength))
+		return
+	}
 	body := resp.Body
 	if h.bufs == nil || cap(body) < minPooledBuffer || cap(body) > maxPooledBuffer {
 		write(ctx, resp)
@@ -113,6 +151,102 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 	resp.Body = nil
 	write(ctx, resp)
 	ctx.Response.SetBodyStream(&pooledBody{b: body, pool: h.bufs, scratch: scratch}, len(body))
+}
+
+func (h Handler) idle() time.Duration {
+	if h.Idle <= 0 {
+		return time.Minute
+	}
+	return h.Idle
+}
+
+// streamBody gives req the body of a streaming server's request: a body
+// of known length as a stream of exactly that many bytes, one sent
+// chunked read into memory up to MaxBody (the SDKs say the length of
+// every upload; a chunked body is some other client's, and small).
+func (h Handler) streamBody(ctx *fasthttp.RequestCtx, req *api.Request) error {
+	stream := ctx.RequestBodyStream()
+	n := ctx.Request.Header.ContentLength()
+	switch {
+	case stream == nil || n == 0:
+		return nil
+	case n > 0:
+		req.BodyStream = &exactly{r: &progress{r: stream, ctx: ctx, idle: h.idle()}, left: int64(n)}
+		return nil
+	}
+	max := h.MaxBody
+	if max <= 0 {
+		max = api.MaxBodyBytes
+	}
+	body, err := io.ReadAll(io.LimitReader(&progress{r: stream, ctx: ctx, idle: h.idle()}, int64(max)+1))
+	switch {
+	case err != nil:
+		return svcerr.Newf(svcerr.InvalidInput, "The request body could not be read: %v", err)
+	case len(body) > max:
+		return svcerr.New(svcerr.RequestBodyTooLarge)
+	}
+	if len(body) > 0 {
+		req.Body = body
+	}
+	return nil
+}
+
+// exactly reads a body of a known length: no byte past it, and an end
+// before it is io.ErrUnexpectedEOF, never io.EOF, so that a service
+// cannot take an upload cut off by a client gone (or a server stopping)
+// for a whole, shorter one.
+type exactly struct {
+	r    io.Reader
+	left int64
+}
+
+func (e *exactly) Read(b []byte) (int, error) {
+	if e.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(b)) > e.left {
+		b = b[:e.left]
+	}
+	n, err := e.r.Read(b)
+	e.left -= int64(n)
+	switch {
+	case e.left <= 0:
+		return n, io.EOF
+	case err == io.EOF:
+		return n, io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// progress is a streamed body that moves the connection's deadline
+// forward by idle before each read: a transfer fails when it stalls,
+// however long it lasts. Reading a request body moves the read
+// deadline; reading a response body, which fasthttp then writes, the
+// write deadline.
+type progress struct {
+	r     io.Reader
+	ctx   *fasthttp.RequestCtx
+	idle  time.Duration
+	write bool // a response body
+}
+
+func (p *progress) Read(b []byte) (int, error) {
+	at := time.Now().Add(p.idle)
+	if p.write {
+		_ = p.ctx.SetWriteDeadline(at)
+	} else {
+		_ = p.ctx.SetReadDeadline(at)
+	}
+	return p.r.Read(b)
+}
+
+// Close closes a response body, which the service handed over to be
+// closed once written.
+func (p *progress) Close() error {
+	if c, ok := p.r.(io.Closer); ok && p.write {
+		return c.Close()
+	}
+	return nil
 }
 
 // pooledBody is a response body in a pooled buffer. fasthttp writes it
@@ -243,9 +377,13 @@ func write(ctx *fasthttp.RequestCtx, resp *api.Response) {
 
 // Config is what a host tunes of the server.
 type Config struct {
-	// MaxBody is the largest request body read; zero means
-	// api.MaxBodyBytes.
+	// MaxBody is the largest request body read into memory; zero means
+	// api.MaxBodyBytes. With Stream it bounds only bodies sent chunked.
 	MaxBody int
+	// Stream hands request bodies of known length to the service as
+	// streams (api.Request.BodyStream) instead of reading them first: the
+	// Blob service's, whose uploads may be hundreds of MiB.
+	Stream bool
 	// MaxHeader bounds the request line and headers; zero means 64 KiB.
 	MaxHeader int
 	// IdleTimeout closes a kept-alive connection that sends nothing for
@@ -253,15 +391,15 @@ type Config struct {
 	IdleTimeout time.Duration
 }
 
-// NewServer returns a fasthttp server for the Table protocol.
+// NewServer returns a fasthttp server for one storage service's protocol.
 // wrap, when not nil, wraps the handler (to log requests, say), and also
 // the answer to a request refused before the handler (a body over the
 // limit, a malformed request line), so that a log sees every request.
-func NewServer(srv *api.Server, c Config, wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler) *fasthttp.Server {
-	h := Handler{Server: srv, bufs: new(sync.Pool)}
+func NewServer(srv api.Service, c Config, wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler) *fasthttp.Server {
 	if c.MaxBody <= 0 {
 		c.MaxBody = api.MaxBodyBytes
 	}
+	h := Handler{Server: srv, Stream: c.Stream, MaxBody: c.MaxBody, bufs: new(sync.Pool)}
 	if c.MaxHeader <= 0 {
 		c.MaxHeader = 64 << 10
 	}
@@ -297,8 +435,12 @@ func NewServer(srv *api.Server, c Config, wrap func(fasthttp.RequestHandler) fas
 		IdleTimeout:          c.IdleTimeout,
 		// Batch bodies are multipart, but the core parses them.
 		DisablePreParseMultipartForm: true,
-		CloseOnShutdown:              true,
-		Logger:                       quietLogger{},
+		// With streaming, fasthttp reads at most 8 KiB of a body before
+		// the handler runs, whatever MaxRequestBodySize says, and leaves
+		// the rest on the connection for the handler's stream.
+		StreamRequestBody: c.Stream,
+		CloseOnShutdown:   true,
+		Logger:            quietLogger{},
 	}
 }
 
