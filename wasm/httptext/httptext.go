@@ -1,12 +1,14 @@
 // Package httptext reads a request and writes a response as the raw text
-// of HTTP/1.1, for hosts that receive a whole request as one string, as the
+// of HTTP/1.1, for hosts that receive a whole request at once, as the
 // browser's Web Worker does. It needs no net/http, which would more than
-// double the size of the browser build, and reads only what the Table
-// protocol sends: a request line, header fields, and a body whose length is
-// the rest of the text.
+// double the size of the browser build, and reads only what the storage
+// protocols send: a request line, header fields, and a body whose length is
+// the rest of the message. The body may be any bytes (a blob's); only the
+// head is text.
 package httptext
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"strings"
@@ -32,6 +34,39 @@ func ParseRequest(text string) (*api.Request, error) {
 			head, body = strings.TrimRight(text, "\r\n"), ""
 		}
 	}
+	req, err := parseHead(head)
+	if err != nil {
+		return nil, err
+	}
+	if body != "" {
+		req.Body = []byte(body)
+	}
+	return req, nil
+}
+
+// ParseRequestBytes is ParseRequest for a message held as bytes, as a page
+// sends one whose body is binary. The request's Body aliases msg.
+func ParseRequestBytes(msg []byte) (*api.Request, error) {
+	var head, body []byte
+	if i := bytes.Index(msg, []byte("\r\n\r\n")); i >= 0 {
+		head, body = msg[:i], msg[i+4:]
+	} else if i := bytes.Index(msg, []byte("\n\n")); i >= 0 {
+		head, body = msg[:i], msg[i+2:]
+	} else {
+		head = bytes.TrimRight(msg, "\r\n")
+	}
+	req, err := parseHead(string(head))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > 0 {
+		req.Body = body
+	}
+	return req, nil
+}
+
+// parseHead reads the request line and the header fields.
+func parseHead(head string) (*api.Request, error) {
 	line, fields, _ := strings.Cut(head, "\n")
 	method, rest, ok1 := strings.Cut(strings.TrimSuffix(line, "\r"), " ")
 	target, proto, ok2 := strings.Cut(rest, " ")
@@ -56,23 +91,23 @@ func ParseRequest(text string) (*api.Request, error) {
 		}
 		req.Header.Set(name, value)
 	}
-	if body != "" {
-		req.Body = []byte(body)
-	}
 	return req, nil
 }
 
 // AppendResponse appends resp as HTTP/1.1 text: the status line, the
 // header fields in the order they were set, a Content-Length, a blank line
-// and the body.
+// and the body. It writes resp.Body; a host drains a BodyStream into it
+// first. A response without a body that states its own Content-Length (a
+// blob's HEAD, which describes the body a GET would send) keeps it.
 func AppendResponse(dst []byte, resp *api.Response) []byte {
 	dst = append(dst, "HTTP/1.1 "...)
 	dst = strconv.AppendInt(dst, int64(resp.Status), 10)
 	dst = append(dst, ' ')
 	dst = append(dst, reason(resp.Status)...)
 	dst = append(dst, "\r\n"...)
+	own := len(resp.Body) == 0 && resp.Header.Get("Content-Length") != ""
 	resp.Header.Each(func(name, value string) {
-		if strings.EqualFold(name, "Content-Length") {
+		if !own && strings.EqualFold(name, "Content-Length") {
 			return
 		}
 		dst = append(dst, name...)
@@ -80,14 +115,17 @@ func AppendResponse(dst []byte, resp *api.Response) []byte {
 		dst = append(dst, value...)
 		dst = append(dst, "\r\n"...)
 	})
-	dst = append(dst, "Content-Length: "...)
-	dst = strconv.AppendInt(dst, int64(len(resp.Body)), 10)
-	dst = append(dst, "\r\n\r\n"...)
+	if !own {
+		dst = append(dst, "Content-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(resp.Body)), 10)
+		dst = append(dst, "\r\n"...)
+	}
+	dst = append(dst, "\r\n"...)
 	return append(dst, resp.Body...)
 }
 
-// reason returns the reason phrase of the statuses the Table service
-// answers with.
+// reason returns the reason phrase of the statuses the storage services
+// answer with.
 func reason(status int) string {
 	switch status {
 	case 200:
@@ -96,10 +134,14 @@ func reason(status int) string {
 		return "Created"
 	case 202:
 		return "Accepted"
+	case 206:
+		return "Partial Content"
 	case 204:
 		return "No Content"
 	case 304:
 		return "Not Modified"
+	case 307:
+		return "Temporary Redirect"
 	case 400:
 		return "Bad Request"
 	case 403:
@@ -118,6 +160,8 @@ func reason(status int) string {
 		return "Request Entity Too Large"
 	case 415:
 		return "Unsupported Media Type"
+	case 416:
+		return "Requested Range Not Satisfiable"
 	case 500:
 		return "Internal Server Error"
 	case 501:

@@ -1,6 +1,7 @@
 package httptext
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -92,6 +93,59 @@ func TestAppendResponse(t *testing.T) {
 	}
 }
 
+func TestParseRequestBytesKeepsABinaryBody(t *testing.T) {
+	// Every byte value, CR LF pairs and invalid UTF-8 included: a blob's
+	// body crosses as it is.
+	body := make([]byte, 0, 512)
+	for i := range 512 {
+		body = append(body, byte(i*7))
+	}
+	body = append(body, "\r\n\r\n\xff\xfe"...)
+	msg := append([]byte("PUT /devstoreaccount1/c/b.bin HTTP/1.1\r\nHost: 127.0.0.1:10000\r\nx-ms-blob-type: BlockBlob\r\n\r\n"), body...)
+	req, err := ParseRequestBytes(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Method != "PUT" || req.Target != "/devstoreaccount1/c/b.bin" || req.Host != "127.0.0.1:10000" || req.Header.Get("X-Ms-Blob-Type") != "BlockBlob" {
+		t.Fatalf("head: %+v", req)
+	}
+	if !bytes.Equal(req.Body, body) {
+		t.Fatalf("body changed: %d bytes, want %d", len(req.Body), len(body))
+	}
+	// The same text parses the same either way.
+	for _, text := range []string{
+		"GET /devstoreaccount1/Tables HTTP/1.1\nAccept: application/json\n\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nAccept: application/json",
+		"DELETE /devstoreaccount1/q/messages HTTP/1.1\r\n\r\n",
+		"GET /x FTP/1.0\r\n\r\n",
+	} {
+		a, errA := ParseRequest(text)
+		b, errB := ParseRequestBytes([]byte(text))
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("%q: %v against %v", text, errA, errB)
+		}
+		if errA == nil && (a.Method != b.Method || a.Target != b.Target || a.Header.Len() != b.Header.Len() || string(a.Body) != string(b.Body)) {
+			t.Fatalf("%q: %+v against %+v", text, a, b)
+		}
+	}
+}
+
+func TestAppendResponseKeepsAHeadContentLength(t *testing.T) {
+	// A blob's properties: the length of the body a GET would send.
+	head := &api.Response{Status: 200}
+	head.Header.Set("Content-Length", "1048576")
+	head.Header.Set("ETag", `"0x1"`)
+	got := string(AppendResponse(nil, head))
+	if want := "HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\nETag: \"0x1\"\r\n\r\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	part := &api.Response{Status: 206, Body: []byte("\x00\xffab")}
+	part.Header.Set("Content-Range", "bytes 0-3/10")
+	if got, want := string(AppendResponse(nil, part)), "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-3/10\r\nContent-Length: 4\r\n\r\n\x00\xffab"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
 func FuzzParseRequest(f *testing.F) {
 	f.Add("GET /devstoreaccount1/Tables HTTP/1.1\r\nAccept: application/json\r\n\r\n")
 	f.Add("POST /a HTTP/1.1\nX: y\n\nbody")
@@ -102,6 +156,23 @@ func FuzzParseRequest(f *testing.F) {
 		}
 		if req.Method == "" || req.Target == "" || strings.ContainsAny(req.Method, " ") {
 			t.Fatalf("%q parsed as %+v", text, req)
+		}
+	})
+}
+
+func FuzzParseRequestBytes(f *testing.F) {
+	f.Add([]byte("PUT /a/b HTTP/1.1\r\nContent-Length: 3\r\n\r\n\x00\xff\r"))
+	f.Add([]byte("GET /a HTTP/1.1\nX: y"))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		req, err := ParseRequestBytes(msg)
+		if err != nil {
+			return
+		}
+		if req.Method == "" || req.Target == "" || strings.ContainsAny(req.Method, " ") {
+			t.Fatalf("%q parsed as %+v", msg, req)
+		}
+		if len(req.Body) > len(msg) {
+			t.Fatalf("a body longer than the message")
 		}
 	})
 }
