@@ -106,41 +106,53 @@ func buildServer(t *testing.T) (dir, bin string) {
 
 type crashServer struct {
 	cmd    *exec.Cmd
-	base   string
+	base   string // the Table service's account URL
+	blob   string // the Blob service's account URL
+	queue  string // the Queue service's account URL
 	client *http.Client
 	log    *bytes.Buffer
 }
 
-// startCrashServer starts the server on data. extra flags follow the
-// usual ones.
-func startCrashServer(t *testing.T, bin, data string, extra ...string) *crashServer {
+// freeAddr returns a loopback address nothing listens on now.
+func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startCrashServer starts the server on data, with all three services
+// on free ports. extra flags follow the usual ones.
+func startCrashServer(t *testing.T, bin, data string, extra ...string) *crashServer {
+	t.Helper()
+	addr, blobAddr, queueAddr := freeAddr(t), freeAddr(t), freeAddr(t)
 	var log bytes.Buffer
-	cmd := exec.Command(bin, append([]string{"-table-addr", addr, "-site-addr=", "-data", data, "-loose", "-quiet", "-compact-bytes", "65536"}, extra...)...)
+	cmd := exec.Command(bin, append([]string{"-table-addr", addr, "-blob-addr", blobAddr, "-queue-addr", queueAddr,
+		"-site-addr=", "-data", data, "-loose", "-quiet", "-compact-bytes", "65536"}, extra...)...)
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	s := &crashServer{cmd: cmd, base: "http://" + addr + "/devstoreaccount1", log: &log,
+		blob: "http://" + blobAddr + "/devstoreaccount1", queue: "http://" + queueAddr + "/devstoreaccount1",
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
+	for _, a := range []string{addr, blobAddr, queueAddr} {
+		for {
+			if c, err := net.Dial("tcp", a); err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("server did not start:\n%s", log.String())
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("server did not start:\n%s", log.String())
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	return s
 }
@@ -551,7 +563,7 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatalf("%d %s", code, body)
 	}
 	// A second server on the same directory is refused.
-	second := exec.Command(bin, "-table-addr", "127.0.0.1:0", "-site-addr=", "-data", data)
+	second := exec.Command(bin, "-table-addr", "127.0.0.1:0", "-blob-addr=", "-queue-addr=", "-site-addr=", "-data", data)
 	if out, err := second.CombinedOutput(); err == nil || !strings.Contains(string(out), "in use") {
 		t.Fatalf("second server on the same directory: %v %s", err, out)
 	}

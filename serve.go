@@ -2,13 +2,14 @@
 
 // The local server is a process on sockets and files; the browser build is wasm/browser.
 
-// Command tablelab runs the local server: the Azure Table service on
-// 127.0.0.1:10002 (where the SDKs' development connection strings point),
-// durable on disk by default.
+// Command tablelab runs the local server: the Azure Blob, Queue and Table
+// services on 127.0.0.1:10000, 10001 and 10002 (where the SDKs'
+// development connection strings point), durable on disk by default.
 //
 //	go run .                     # data in ./tablelab-data
 //	go run . -memory             # nothing on disk
 //	go run . -data /tmp/t -loose # anonymous access allowed
+//	go run . -blob-addr=         # no Blob service
 package main
 
 import (
@@ -21,8 +22,10 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,6 +34,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/dump"
+	"github.com/tablelab/tablelab/engine/durable/osfile"
 	"github.com/tablelab/tablelab/engine/durable/persist"
 	"github.com/tablelab/tablelab/site/sitehttp"
 	"github.com/valyala/fasthttp"
@@ -55,25 +59,33 @@ func main() {
 var errUsage = errors.New("usage")
 
 type config struct {
+	blobAddr  string
+	queueAddr string
 	tableAddr string
-	dataDir   string
-	memory    bool
-	loose     bool
-	accounts  string
-	quiet     bool
-	compact   int64
-	keep      bool
-	holdMiB   int64
-	siteAddr  string
-	importAt  string
-	exportTo  string
+	// given holds the flags set on the command line: a Blob or Queue
+	// address left at its default may be taken by something else, and
+	// the server then goes on without that service.
+	given    map[string]bool
+	dataDir  string
+	memory   bool
+	loose    bool
+	accounts string
+	quiet    bool
+	compact  int64
+	keep     bool
+	holdMiB  int64
+	siteAddr string
+	importAt string
+	exportTo string
 }
 
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("tablelab", flag.ContinueOnError)
-	fs.StringVar(&c.tableAddr, "table-addr", "127.0.0.1:10002", "address of the Table service `host:port`")
-	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable store")
+	fs.StringVar(&c.blobAddr, "blob-addr", "127.0.0.1:10000", "address of the Blob service `host:port`; empty turns it off (left at its default and taken, it is off with a warning)")
+	fs.StringVar(&c.queueAddr, "queue-addr", "127.0.0.1:10001", "address of the Queue service `host:port`; empty turns it off (left at its default and taken, it is off with a warning)")
+	fs.StringVar(&c.tableAddr, "table-addr", "127.0.0.1:10002", "address of the Table service `host:port`; empty turns it off")
+	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable stores: the tables' in it, the queues' and blobs' in its queues/ and blobs/")
 	fs.BoolVar(&c.memory, "memory", false, "keep everything in memory; nothing is written to disk")
 	fs.BoolVar(&c.keep, "keep-in-memory", false, "with -data, hold every entity in memory too, rather than reading it back from the data files once it is durable")
 	fs.Int64Var(&c.holdMiB, "hold-mib", persist.DefaultHoldBytes>>20, "with -data, hold entities in memory while they total at most this many `MiB`; past that, read them back from the data files")
@@ -85,7 +97,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Table service on http://%s/devstoreaccount1 (see README.md).\n\n", "127.0.0.1:10002")
+		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Blob, Queue and Table services on http://127.0.0.1:10000, 10001 and 10002/devstoreaccount1 (see README.md).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +109,8 @@ func parseFlags(args []string) (config, error) {
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
+	c.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
 	return c, nil
 }
 
@@ -136,7 +150,7 @@ func run(args []string) error {
 		accounts = append(accounts, extra...)
 	}
 
-	store, closeStore, err := openStore(cfg, logger)
+	store, closeStore, err := openStore(cfg, logger, tableStore)
 	if err != nil {
 		return err
 	}
@@ -144,28 +158,48 @@ func run(args []string) error {
 	if done, err := moveTables(cfg, store, logger); done || err != nil {
 		return err
 	}
-	// Only once the store is open: replay allocates fast and briefly, and
-	// under the tighter limit a million-entity restart slowed by half
+	services, closeServices, err := openServices(cfg, store, accounts, logger)
+	defer closeServices()
+	if err != nil {
+		return err
+	}
+	// Only once the stores are open: replay allocates fast and briefly,
+	// and under the tighter limit a million-entity restart slowed by half
 	// again, close to its budget (docs/benchmarks.md).
 	if gogcUnset && os.Getenv("GOMEMLIMIT") == "" {
 		stopTighten := tightenHeap()
 		defer stopTighten()
 	}
-
-	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose}})
 	// -quiet drops the log of each request; the lines of startup and
 	// shutdown below still go to logger.
 	requestLog := logger
 	if cfg.quiet {
 		requestLog = nil
 	}
-	httpSrv := frontEnd(srv, apifasthttp.Config{}, requestLog)
-
-	ln, err := net.Listen("tcp", cfg.tableAddr)
-	if err != nil {
-		return err
+	var serving []*service
+	for _, s := range services {
+		ln, err := net.Listen("tcp", s.addr)
+		if err != nil && !cfg.given[s.flag] && s.flag != "table-addr" {
+			// A default address someone else holds (Azurite, another
+			// tablelab) does not stop the other services.
+			logger.Printf("tablelab: %s service not served: %v (-%s sets another address; empty turns it off)", s.name, err, s.flag)
+			continue
+		}
+		if err != nil {
+			closeAll(serving)
+			return err
+		}
+		s.ln = ln
+		s.http = frontEnd(s.core, s.config, requestLog, s.name)
+		serving = append(serving, s)
 	}
-	logger.Printf("tablelab: Table service on http://%s/devstoreaccount1", ln.Addr())
+	if len(serving) == 0 {
+		return errors.New("no service to serve: -blob-addr, -queue-addr and -table-addr are all empty or taken")
+	}
+	for _, s := range serving {
+		logger.Printf("tablelab: %s service on http://%s/devstoreaccount1", s.name, s.ln.Addr())
+	}
+	logger.Printf("tablelab: connection string %s", connectionString(serving))
 	if cfg.loose {
 		logger.Printf("tablelab: -loose: requests without credentials are accepted")
 	}
@@ -173,8 +207,8 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cfg.siteAddr != "" {
-		// The site builds in the background: the Table service does not
-		// wait for it. Its log is its own, kept under -quiet too.
+		// The site builds in the background: the services do not wait for
+		// it. Its log is its own, kept under -quiet too.
 		siteLog := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
 		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: siteLog.Printf}
 		go func() {
@@ -183,17 +217,51 @@ func run(args []string) error {
 			}
 		}()
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- httpSrv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	errc := make(chan error, len(serving))
+	for _, s := range serving {
+		go func() {
+			if err := s.http.Serve(s.ln); err != nil {
+				errc <- fmt.Errorf("%s service: %w", s.name, err)
+			}
+		}()
 	}
-	logger.Printf("tablelab: shutting down")
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	var serveErr error
+	select {
+	case serveErr = <-errc:
+	case <-ctx.Done():
+		logger.Printf("tablelab: shutting down")
+	}
+	// Every front end stops before any store closes (the deferred
+	// closes run after this returns): a request under way finishes, or
+	// fails, against an open store.
+	return errors.Join(serveErr, shutdown(serving))
+}
+
+// shutdown stops the services' front ends together, each finishing the
+// requests it has under way, for ten seconds at most.
+func shutdown(services []*service) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return httpSrv.ShutdownWithContext(shutdown)
+	errs := make([]error, len(services))
+	var wg sync.WaitGroup
+	for i, s := range services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.http.ShutdownWithContext(ctx); err != nil {
+				errs[i] = fmt.Errorf("%s service: %w", s.name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// closeAll closes the listeners of services not yet serving.
+func closeAll(services []*service) {
+	for _, s := range services {
+		s.ln.Close()
+	}
 }
 
 // tightenHeap keeps the collector's headroom at an eighth of the live heap
@@ -233,21 +301,22 @@ func tightenHeap() (stop func()) {
 // counts too.
 const nonHeapAllowance = 32 << 20
 
-// frontEnd is the HTTP server over srv; with a logger, it logs every
-// request, those refused before the handler included.
-func frontEnd(srv *api.Server, c apifasthttp.Config, logger *log.Logger) *fasthttp.Server {
+// frontEnd is the HTTP server over the service srv, called name in the
+// log; with a logger, it logs every request, those refused before the
+// handler included.
+func frontEnd(srv api.Service, c apifasthttp.Config, logger *log.Logger, name string) *fasthttp.Server {
 	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
 	if logger != nil {
-		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, next) }
+		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, name, next) }
 	}
 	return apifasthttp.NewServer(srv, c, wrap)
 }
 
-// logRequests logs each request with its status, time and query plan,
-// and a request refused before the handler with the reason; "- -"
-// stands for the method and target of a request line that did not
-// parse.
-func logRequests(logger *log.Logger, next fasthttp.RequestHandler) fasthttp.RequestHandler {
+// logRequests logs each request with the service's name, its status,
+// time and query plan, and a request refused before the handler with the
+// reason; "- -" stands for the method and target of a request line that
+// did not parse.
+func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
 		next(ctx)
@@ -262,7 +331,7 @@ func logRequests(logger *log.Logger, next fasthttp.RequestHandler) fasthttp.Requ
 			}
 			note = fmt.Sprintf(" refused: %v", r.Err)
 		}
-		logger.Printf("%s %s %d %s%s", method, target, ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), note)
+		logger.Printf("%s %s %s %d %s%s", name, method, target, ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), note)
 	}
 }
 
@@ -299,20 +368,64 @@ func moveTables(cfg config, store *engine.Store, logger *log.Logger) (done bool,
 	return true, f.Close()
 }
 
-// openStore opens the store the flags ask for.
-func openStore(cfg config, logger *log.Logger) (*engine.Store, func(), error) {
+// A storeKind is where a service keeps its store and what keys it needs.
+type storeKind struct {
+	name string // as the log says it
+	// dir is the store's directory under -data: the tables' is -data
+	// itself, as it was before the other services came, so that a data
+	// directory written then still opens.
+	dir string
+	// openKeys lets keys be any text (engine.Options.OpenKeys): blob
+	// names hold '/', '?' and '#'.
+	openKeys bool
+}
+
+var (
+	tableStore = storeKind{name: "tables"}
+	queueStore = storeKind{name: "queues", dir: "queues", openKeys: true}
+	blobStore  = storeKind{name: "blobs", dir: "blobs", openKeys: true}
+)
+
+// openStore opens the store of kind k the flags ask for.
+func openStore(cfg config, logger *log.Logger, k storeKind) (*engine.Store, func(), error) {
 	if cfg.memory {
-		logger.Printf("tablelab: -memory: nothing is written to disk")
-		return engine.New(engine.Options{}), func() {}, nil
+		if k == tableStore {
+			logger.Printf("tablelab: -memory: nothing is written to disk")
+		}
+		return engine.New(engine.Options{OpenKeys: k.openKeys}), func() {}, nil
 	}
-	db, err := persist.Open(cfg.dataDir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB)})
+	dir := cfg.dataDir
+	if k.dir != "" {
+		dir = filepath.Join(dir, k.dir)
+		if err := makeDir(dir); err != nil {
+			return nil, nil, err
+		}
+	}
+	// persist.Options cannot ask for OpenKeys yet (engine/durable and
+	// persist make the store themselves): until they can, a durable
+	// store's keys follow the Table service's rules, which refuse '/',
+	// '#' and '?' (blob names with them; -memory takes them).
+	db, err := persist.Open(dir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB)})
 	if err != nil {
 		return nil, nil, err
 	}
-	logger.Printf("tablelab: data in %s", cfg.dataDir)
+	logger.Printf("tablelab: %s in %s", k.name, dir)
 	return db.Store, func() {
 		if err := db.Close(); err != nil {
-			logger.Printf("tablelab: closing the store: %v", err)
+			logger.Printf("tablelab: closing the store of %s: %v", k.name, err)
 		}
 	}, nil
+}
+
+// makeDir creates dir, a sub-directory of the data directory, when it is
+// missing, and makes its entry durable: the log inside it syncs its own
+// files, but not the directory that holds them.
+func makeDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return osfile.SyncDir(filepath.Dir(dir))
 }

@@ -99,11 +99,11 @@ func (l *lockedBuffer) String() string {
 // TestRefusedRequestsAreLogged checks that a request the front end
 // refuses before the handler — a body over the limit (413), a request
 // line that does not parse (400) — has its line in the request log like
-// every other request.
+// every other request, each line naming the service.
 func TestRefusedRequestsAreLogged(t *testing.T) {
 	var logged lockedBuffer
 	srv := frontEnd(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}),
-		apifasthttp.Config{MaxBody: 1 << 10}, log.New(&logged, "", 0))
+		apifasthttp.Config{MaxBody: 1 << 10}, log.New(&logged, "", 0), "Table")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -135,8 +135,8 @@ func TestRefusedRequestsAreLogged(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("log has %d lines, want one per request:\n%s", len(lines), logged.String())
 	}
-	for i, want := range []string{"GET /devstoreaccount1/Tables 200 ", "POST /devstoreaccount1/Tables 413 ", "- - 400 "} {
-		if !strings.Contains(lines[i], want) {
+	for i, want := range []string{"Table GET /devstoreaccount1/Tables 200 ", "Table POST /devstoreaccount1/Tables 413 ", "Table - - 400 "} {
+		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("log line %d = %q, want it to hold %q", i, lines[i], want)
 		}
 		if refused := strings.Contains(lines[i], " refused: "); refused != (i > 0) {
@@ -156,7 +156,7 @@ func TestHelpExitsZero(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tablelab -h: %v\n%s", err, out)
 	}
-	for _, flag := range []string{"-table-addr", "-data", "-memory", "-loose", "-hold-mib"} {
+	for _, flag := range []string{"-blob-addr", "-queue-addr", "-table-addr", "-data", "-memory", "-loose", "-hold-mib"} {
 		if !strings.Contains(string(out), flag) {
 			t.Errorf("tablelab -h does not print %s:\n%s", flag, out)
 		}
@@ -188,7 +188,7 @@ func TestImportThenExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		store, closeStore, err := openStore(cfg, logger)
+		store, closeStore, err := openStore(cfg, logger, tableStore)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,5 +215,168 @@ func TestImportThenExport(t *testing.T) {
 	}
 	if _, err := step("-import", in); err == nil || !strings.Contains(err.Error(), "-import") {
 		t.Fatalf("-import of a text that is not an export: %v", err)
+	}
+}
+
+// startBinary runs the server binary with args and waits until addrs all
+// accept connections or the process ends; it returns the process (nil
+// when it ended) and its log so far.
+func startBinary(t *testing.T, bin string, addrs []string, args ...string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	var out lockedBuffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // the process this test started
+		<-exited
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for _, a := range addrs {
+		for {
+			if c, err := net.Dial("tcp", a); err == nil {
+				c.Close()
+				break
+			}
+			select {
+			case <-exited:
+				return nil, &out
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s never listened:\n%s", a, out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return cmd, &out
+}
+
+// waitLog waits for the server's log to hold want.
+func waitLog(t *testing.T, out *lockedBuffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), want); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log never said %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestDataLayout checks where the three stores live: the tables' in the
+// data directory itself, where a directory written before the Queue and
+// Blob services existed has them (and still opens), the queues' and
+// blobs' in queues/ and blobs/ beside them; and that the startup log
+// prints each endpoint and a connection string naming all three.
+func TestDataLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server binary; skipped with -short")
+	}
+	dir, bin := buildServer(t)
+	data := filepath.Join(dir, "data")
+	// A data directory as the server wrote it before: tables only.
+	cfg, err := parseFlags([]string{"-data", data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, closeStore, err := openStore(cfg, log.New(io.Discard, "", 0), tableStore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateTable("older"); err != nil {
+		t.Fatal(err)
+	}
+	closeStore()
+
+	blobAddr, queueAddr, tableAddr := freeAddr(t), freeAddr(t), freeAddr(t)
+	cmd, out := startBinary(t, bin, []string{blobAddr, queueAddr, tableAddr},
+		"-blob-addr", blobAddr, "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr=", "-data", data)
+	if cmd == nil {
+		t.Fatalf("the server ended:\n%s", out.String())
+	}
+	waitLog(t, out, "connection string ")
+	for _, want := range []string{
+		"Blob service on http://" + blobAddr + "/devstoreaccount1",
+		"Queue service on http://" + queueAddr + "/devstoreaccount1",
+		"Table service on http://" + tableAddr + "/devstoreaccount1",
+		"connection string DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==" +
+			";BlobEndpoint=http://" + blobAddr + "/devstoreaccount1;QueueEndpoint=http://" + queueAddr + "/devstoreaccount1;TableEndpoint=http://" + tableAddr + "/devstoreaccount1\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the startup log lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, f := range []string{"LOCK", "queues/LOCK", "blobs/LOCK"} {
+		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// Without -loose, an unsigned request is refused...
+	resp, err := http.Get("http://" + tableAddr + "/devstoreaccount1/Tables('older')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Fatalf("an unsigned request to a server without -loose: %d", resp.StatusCode)
+	}
+	// ...and the table written before is there once the store is
+	// reopened by hand, the server stopped.
+	_ = cmd.Process.Signal(os.Interrupt)
+	waitLog(t, out, "shutting down")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		store, closeStore, err = openStore(cfg, log.New(io.Discard, "", 0), tableStore)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the data directory is still held after SIGINT: %v", err)
+		}
+	}
+	defer closeStore()
+	if _, ok := store.TableExists("older"); !ok {
+		t.Fatal("the table written before the server ran is gone")
+	}
+}
+
+// TestBusyAddresses checks what a taken address does: a Blob or Queue
+// address left at its default is skipped with a warning and the other
+// services still run (another tablelab or Azurite may hold 10000), while
+// an address given on the command line must be free.
+func TestBusyAddresses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server binary; skipped with -short")
+	}
+	_, bin := buildServer(t)
+	// Hold the Blob service's default address, unless someone else does.
+	if ln, err := net.Listen("tcp", "127.0.0.1:10000"); err == nil {
+		defer ln.Close()
+	}
+	queueAddr, tableAddr := freeAddr(t), freeAddr(t)
+	cmd, out := startBinary(t, bin, []string{queueAddr, tableAddr}, "-memory", "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr=")
+	if cmd == nil {
+		t.Fatalf("with 127.0.0.1:10000 taken and -blob-addr at its default, the server ended:\n%s", out.String())
+	}
+	waitLog(t, out, "connection string ")
+	if !strings.Contains(out.String(), "Blob service not served: ") || strings.Contains(out.String(), "BlobEndpoint") {
+		t.Fatalf("the log does not say the Blob service is off:\n%s", out.String())
+	}
+
+	taken := freeAddr(t)
+	ln, err := net.Listen("tcp", taken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got, err := exec.Command(bin, "-memory", "-blob-addr", taken, "-queue-addr=", "-table-addr", freeAddr(t), "-site-addr=").CombinedOutput()
+	if err == nil || !strings.Contains(string(got), "address already in use") {
+		t.Fatalf("-blob-addr given and taken: %v\n%s", err, got)
+	}
+	got, err = exec.Command(bin, "-memory", "-blob-addr=", "-queue-addr=", "-table-addr=", "-site-addr=").CombinedOutput()
+	if err == nil || !strings.Contains(string(got), "no service to serve") {
+		t.Fatalf("every service off: %v\n%s", err, got)
 	}
 }

@@ -1,0 +1,96 @@
+//go:build !js
+
+// The local server is a process on sockets and files; the browser build is wasm/browser.
+
+package main
+
+import (
+	"encoding/base64"
+	"log"
+	"net"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/api/apifasthttp"
+	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/blobapi"
+	"github.com/tablelab/tablelab/engine/api/queueapi"
+	"github.com/tablelab/tablelab/engine/blob"
+	"github.com/tablelab/tablelab/engine/queue"
+	"github.com/valyala/fasthttp"
+)
+
+// A service is one storage service the server runs: its protocol core
+// over its own store, and the front end that serves it.
+type service struct {
+	name   string // "Blob", "Queue" or "Table", as the log says it
+	flag   string // the flag of its address
+	addr   string
+	core   api.Service
+	config apifasthttp.Config
+	ln     net.Listener
+	http   *fasthttp.Server
+}
+
+// openServices opens the stores of the services the flags ask for (the
+// tables' is open already) and makes their protocol cores, in the order
+// of their ports: Blob, Queue, Table. The returned func closes the
+// stores it opened; it is never nil.
+func openServices(cfg config, tables *engine.Store, accounts []auth.Account, logger *log.Logger) ([]*service, func(), error) {
+	var closers []func()
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	// Each core has a verifier of its own: they cache what they have
+	// verified, and a SAS for one service says nothing of another.
+	verifier := func() *auth.Verifier { return &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose} }
+	var services []*service
+	if cfg.blobAddr != "" {
+		store, closeStore, err := openStore(cfg, logger, blobStore)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		closers = append(closers, closeStore)
+		svc, err := blob.New(store)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		services = append(services, &service{name: "Blob", flag: "blob-addr", addr: cfg.blobAddr,
+			core:   blobapi.NewServer(svc, blobapi.Options{Verifier: verifier()}),
+			config: apifasthttp.Config{Stream: true}})
+	}
+	if cfg.queueAddr != "" {
+		store, closeStore, err := openStore(cfg, logger, queueStore)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		closers = append(closers, closeStore)
+		svc, err := queue.New(store)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		services = append(services, &service{name: "Queue", flag: "queue-addr", addr: cfg.queueAddr,
+			core: queueapi.NewServer(svc, queueapi.Options{Verifier: verifier()})})
+	}
+	if cfg.tableAddr != "" {
+		services = append(services, &service{name: "Table", flag: "table-addr", addr: cfg.tableAddr,
+			core: api.NewServer(tables, api.Options{Verifier: verifier()})})
+	}
+	return services, closeAll, nil
+}
+
+// connectionString is the development account's connection string with
+// the endpoint of every service served: what the startup log prints for
+// SDKs to take as it is.
+func connectionString(services []*service) string {
+	var b strings.Builder
+	b.WriteString("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=")
+	b.WriteString(base64.StdEncoding.EncodeToString(auth.DevAccount().Keys[0]))
+	for _, s := range services {
+		b.WriteString(";" + s.name + "Endpoint=http://" + s.ln.Addr().String() + "/devstoreaccount1")
+	}
+	return b.String()
+}
