@@ -3,7 +3,6 @@ package testrun
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -35,13 +34,20 @@ func npmCI(env Env, dir string) error {
 	return cmd.Run()
 }
 
-// devstoreCheck names the walk's test of UseDevelopmentStorage=true,
-// which needs the server on 127.0.0.1:10002.
+// devstoreCheck names the walk's tests of UseDevelopmentStorage=true,
+// which need the services on their development ports (Blob 10000, Queue
+// 10001, Table 10002).
 const devstoreCheck = "UseDevelopmentStorage=true"
 
-// JSWalk builds the server, starts it on loopback — on 10002 when that
-// port is free, so that UseDevelopmentStorage=true is tested too — and
-// runs the JS SDK walk against it with node's test runner.
+// JSWalk builds the server, starts it on loopback with all three
+// services — each on its development port when that is free, so that
+// UseDevelopmentStorage=true is tested too — and runs the JS SDK walks
+// against it with node's test runner. Every *.test.mjs gets the
+// development account's connection string to all three services
+// (STORAGE_CONNECTION_STRING) and to the Table service alone
+// (TABLES_CONNECTION_STRING); TABLES_DEVSTORE=1 says the Table service is
+// on 10002, STORAGE_DEVSTORE=1 that all three are on their development
+// ports.
 func JSWalk(env Env) Tally {
 	tmp, err := os.MkdirTemp("", "tablelab-test-")
 	if err != nil {
@@ -52,15 +58,12 @@ func JSWalk(env Env) Tally {
 	if err != nil {
 		return Check("js walk", err)
 	}
-	addr, devstore := localserver.DevStoreAddr, localserver.Free(localserver.DevStoreAddr)
-	if !devstore {
-		port, err := localserver.FreePort()
-		if err != nil {
-			return Check("js walk", err)
-		}
-		addr = fmt.Sprintf("127.0.0.1:%d", port)
+	ends, err := localserver.ChooseEndpoints()
+	if err != nil {
+		return Check("js walk", err)
 	}
-	srv, err := localserver.Start(localserver.Tablelab(bin, addr, "-data", filepath.Join(tmp, "data")), tmp, addr, 20*time.Second)
+	srv, err := localserver.StartAll(localserver.AllServices(bin, ends, "-data", filepath.Join(tmp, "data")), tmp,
+		[]string{ends.Blob, ends.Queue, ends.Table}, 20*time.Second)
 	if err != nil {
 		return Check("js walk", err)
 	}
@@ -76,35 +79,54 @@ func JSWalk(env Env) Tally {
 	}
 	cmd := exec.Command("node", nodeArgs...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TABLES_CONNECTION_STRING="+localserver.ConnectionString(addr), "TABLELAB=1")
-	if devstore {
-		cmd.Env = append(cmd.Env, "TABLES_DEVSTORE=1")
-	}
+	cmd.Env = append(os.Environ(), walkEnv(ends)...)
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(&out, env.Out)
 	cmd.Stderr = env.Out
 	runErr := cmd.Run()
-	t := devstoreVerdict(env, countTAP(out.String()), devstore)
+	t := devstoreVerdict(env, countTAP(out.String()), ends.Busy())
 	if runErr != nil && t.Failed == 0 {
 		t.Fail("node --test: " + runErr.Error())
 	}
 	return t
 }
 
-// devstoreVerdict turns the walk's skip of UseDevelopmentStorage=true,
-// when 10002 was taken, into a failure under CI that says which port to
-// free.
-func devstoreVerdict(env Env, t Tally, portFree bool) Tally {
-	if portFree || !env.CI {
+// walkEnv is what the walks are told of the server at ends.
+func walkEnv(ends localserver.Endpoints) []string {
+	env := []string{
+		"STORAGE_CONNECTION_STRING=" + ends.ConnectionString(),
+		"TABLES_CONNECTION_STRING=" + localserver.ConnectionString(ends.Table),
+		"TABLELAB=1",
+	}
+	if ends.Table == localserver.DevEndpoints.Table {
+		env = append(env, "TABLES_DEVSTORE=1")
+	}
+	if len(ends.Busy()) == 0 {
+		env = append(env, "STORAGE_DEVSTORE=1")
+	}
+	return env
+}
+
+// devstoreVerdict turns the walks' skips of UseDevelopmentStorage=true,
+// when some development ports were busy, into failures under CI that say
+// which ports to free.
+func devstoreVerdict(env Env, t Tally, busy []string) Tally {
+	if len(busy) == 0 || !env.CI {
 		return t
 	}
-	for i, s := range t.Skips {
+	skips := t.Skips[:0:0]
+	var failed []string
+	for _, s := range t.Skips {
 		if strings.Contains(s, devstoreCheck) {
-			t.Skips = append(t.Skips[:i:i], t.Skips[i+1:]...)
-			t.Skipped--
-			t.Fail(s + ": cannot run under CI=true: free 127.0.0.1:10002 (something else listens there) and run again")
-			return t
+			failed = append(failed, s)
+			continue
 		}
+		skips = append(skips, s)
+	}
+	t.Skips = skips
+	t.Skipped -= len(failed)
+	for _, s := range failed {
+		t.Fail(s + ": cannot run under CI=true: free " + strings.Join(busy, ", ") + " (something else listens there) and run again")
 	}
 	return t
 }

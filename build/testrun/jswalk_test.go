@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tablelab/tablelab/build/localserver"
 )
 
 // node 20's TAP reporter, trimmed: one pass, one skip, one failure.
@@ -55,20 +57,55 @@ func TestCountTAPCancelledIsFailed(t *testing.T) {
 
 func TestDevstoreSkipIsCountedLocallyAndFailsUnderCI(t *testing.T) {
 	walk := countTAP(tapReport)
-	local := devstoreVerdict(Env{}, walk, false)
+	busy := []string{"127.0.0.1:10000", "127.0.0.1:10002"}
+	local := devstoreVerdict(Env{}, walk, busy)
 	if local.Skipped != 1 || local.Failed != 1 {
 		t.Errorf("outside CI: %s, want the skip counted as a skip", local.Summary())
 	}
-	ci := devstoreVerdict(Env{CI: true}, countTAP(tapReport), false)
+	ci := devstoreVerdict(Env{CI: true}, countTAP(tapReport), busy)
 	if ci.Skipped != 0 || ci.Failed != 2 {
 		t.Fatalf("under CI: %s, want the skip turned into a failure", ci.Summary())
 	}
-	if msg := ci.Failures[len(ci.Failures)-1]; !strings.Contains(msg, "free 127.0.0.1:10002") {
-		t.Errorf("failure %q does not say which port to free", msg)
+	if msg := ci.Failures[len(ci.Failures)-1]; !strings.Contains(msg, "free 127.0.0.1:10000, 127.0.0.1:10002") {
+		t.Errorf("failure %q does not say which ports to free", msg)
 	}
-	free := devstoreVerdict(Env{CI: true}, Tally{Passed: 3}, true)
+	free := devstoreVerdict(Env{CI: true}, Tally{Passed: 3}, nil)
 	if free.Failed != 0 || free.Passed != 3 {
-		t.Errorf("port free under CI: %s, want it untouched", free.Summary())
+		t.Errorf("ports free under CI: %s, want it untouched", free.Summary())
+	}
+}
+
+// Every devstore skip fails under CI, not only the first: each service's
+// walk has one.
+func TestEveryDevstoreSkipFailsUnderCI(t *testing.T) {
+	report := "ok 1 - UseDevelopmentStorage=true reaches the Table service # SKIP not on 10002\n" +
+		"ok 2 - UseDevelopmentStorage=true reaches the Blob service # SKIP not on 10000\n" +
+		"ok 3 - other # SKIP why not\n# pass 0\n# fail 0\n# cancelled 0\n# skipped 3\n"
+	got := devstoreVerdict(Env{CI: true}, countTAP(report), []string{"127.0.0.1:10000"})
+	if got.Failed != 2 || got.Skipped != 1 || len(got.Skips) != 1 || !strings.Contains(got.Skips[0], "other") {
+		t.Fatalf("%s, skips %q: want both devstore skips failed and the other kept", got.Summary(), got.Skips)
+	}
+}
+
+// The walks are told both connection strings, and which development
+// ports the server holds.
+func TestWalkEnv(t *testing.T) {
+	dev := strings.Join(walkEnv(localserver.DevEndpoints), "\n")
+	for _, want := range []string{
+		"STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + localserver.Key +
+			";BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;QueueEndpoint=http://127.0.0.1:10001/devstoreaccount1;TableEndpoint=http://127.0.0.1:10002/devstoreaccount1\n",
+		"TABLES_CONNECTION_STRING=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + localserver.Key + ";TableEndpoint=http://127.0.0.1:10002/devstoreaccount1\n",
+		"TABLES_DEVSTORE=1", "STORAGE_DEVSTORE=1", "TABLELAB=1",
+	} {
+		if !strings.Contains(dev+"\n", want) {
+			t.Errorf("env on the development ports lacks %q:\n%s", want, dev)
+		}
+	}
+	moved := localserver.DevEndpoints
+	moved.Queue = "127.0.0.1:4242"
+	env := strings.Join(walkEnv(moved), "\n")
+	if !strings.Contains(env, "TABLES_DEVSTORE=1") || strings.Contains(env, "STORAGE_DEVSTORE") || !strings.Contains(env, "QueueEndpoint=http://127.0.0.1:4242/devstoreaccount1") {
+		t.Errorf("env with the Queue service moved:\n%s", env)
 	}
 }
 
