@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/internal/keyspace"
@@ -123,7 +124,7 @@ func pageSize(top int) (int, error) {
 	case top == 0:
 		return MaxPageSize, nil
 	case top < 0 || top > MaxPageSize:
-		return 0, svcerr.Newf(svcerr.InvalidInput, "The value %d of $top is not in the range 1 to %d.", top, MaxPageSize)
+		return 0, svcerr.With(svcerr.InvalidInput, "The value "+strconv.Itoa(top)+" of $top is not in the range 1 to "+strconv.Itoa(MaxPageSize)+".")
 	}
 	return top, nil
 }
@@ -398,7 +399,7 @@ func (pg *pager) visit(it keyspace.Item) bool {
 // internal reports a failure to read what the store holds as the
 // service's InternalError, keeping the cause in the message.
 func internal(err error) error {
-	return svcerr.Newf(svcerr.InternalError, "The server could not read the entity: %v", err)
+	return svcerr.With(svcerr.InternalError, "The server could not read the entity: "+err.Error())
 }
 
 func (p *Page) add(enc string) error {

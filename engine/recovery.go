@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"unsafe"
@@ -184,7 +183,7 @@ func (r *Recovery) Load(rd io.Reader, at Place) error {
 	br := &countingReader{r: bufio.NewReaderSize(rd, 1<<20)}
 	magic := make([]byte, len(snapshotMagic))
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != snapshotMagic {
-		return fmt.Errorf("engine: not a snapshot")
+		return errors.New("engine: not a snapshot")
 	}
 	uv := func() (uint64, error) { return binary.ReadUvarint(br) }
 	var buf []byte

@@ -31,7 +31,7 @@ func ValidateTableName(name string) error {
 		}
 	}
 	if len(name) < MinTableNameLen || len(name) > MaxTableNameLen {
-		return svcerr.Newf(svcerr.OutOfRangeInput, "The specified resource name length is not within the permissible limits.")
+		return svcerr.With(svcerr.OutOfRangeInput, "The specified resource name length is not within the permissible limits.")
 	}
 	if strings.EqualFold(name, "tables") {
 		return svcerr.New(svcerr.InvalidInput)

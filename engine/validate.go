@@ -47,11 +47,11 @@ func validateKey(which, k string) error {
 	}
 	for _, r := range k {
 		if r == '/' || r == '\\' || r == '#' || r == '?' || r < 0x20 || r >= 0x7f && r <= 0x9f {
-			return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", which, k)
+			return outOfRange(which, k)
 		}
 	}
 	if !utf8.ValidString(k) {
-		return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", which, k)
+		return outOfRange(which, k)
 	}
 	if len(k) > MaxKeyUTF16 && edm.UTF16Len(k) > MaxKeyUTF16 {
 		return svcerr.New(svcerr.PropertyValueTooLarge)
@@ -129,7 +129,7 @@ func (s *Store) validateEntity(e *Entity) error {
 		}
 		switch p.Name {
 		case PartitionKeyName, RowKeyName, TimestampName:
-			return svcerr.Newf(svcerr.PropertyNameInvalid, "The property name %s is reserved.", p.Name)
+			return svcerr.With(svcerr.PropertyNameInvalid, "The property name "+p.Name+" is reserved.")
 		}
 		if !validPropertyName(p.Name) {
 			return svcerr.New(svcerr.PropertyNameInvalid)
@@ -146,10 +146,10 @@ func (s *Store) validateEntity(e *Entity) error {
 			}
 		case edm.DateTime:
 			if v.Ticks() < edm.MinDateTimeTicks || v.Ticks() > edm.MaxDateTimeTicks {
-				return svcerr.Newf(svcerr.OutOfRangeInput, "The '%s' parameter of value '%s' is out of range.", p.Name, v.Time().Format("01/02/2006 15:04:05"))
+				return outOfRange(p.Name, v.Time().Format("01/02/2006 15:04:05"))
 			}
 		case edm.Invalid:
-			return svcerr.Newf(svcerr.InvalidInput, "The property %s has no value.", p.Name)
+			return svcerr.With(svcerr.InvalidInput, "The property "+p.Name+" has no value.")
 		}
 		size += 8 + 2*len(p.Name) + 4 + 2*len(v.Str()) + 8
 	}
@@ -170,4 +170,10 @@ func EntitySize(e *Entity) int {
 		size += 8 + 2*edm.UTF16Len(p.Name) + p.Value.Size()
 	}
 	return size
+}
+
+// outOfRange is the service's answer to a key or a DateTime it will not
+// store, quoting the parameter and the value as it read them.
+func outOfRange(param, value string) error {
+	return svcerr.With(svcerr.OutOfRangeInput, "The '"+param+"' parameter of value '"+value+"' is out of range.")
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/internal/keyspace"
@@ -100,17 +101,17 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 	}
 	if batch {
 		if len(ops) == 0 {
-			return nil, svcerr.Newf(svcerr.InvalidInput, "The batch request contains no operations.")
+			return nil, svcerr.With(svcerr.InvalidInput, "The batch request contains no operations.")
 		}
 		if len(ops) > MaxBatchOperations {
-			return fail(MaxBatchOperations, svcerr.Newf(svcerr.InvalidInput, "The batch request operation exceeds the maximum %d changes per change set.", MaxBatchOperations))
+			return fail(MaxBatchOperations, svcerr.With(svcerr.InvalidInput, "The batch request operation exceeds the maximum "+strconv.Itoa(MaxBatchOperations)+" changes per change set."))
 		}
 	}
 	// Everything that depends only on the request is checked before the
 	// lock is taken.
 	for i, op := range ops {
 		if op.Entity == nil || op.Kind < Insert || op.Kind > Delete {
-			return fail(i, svcerr.Newf(svcerr.InvalidInput, "The operation is not valid."))
+			return fail(i, svcerr.With(svcerr.InvalidInput, "The operation is not valid."))
 		}
 		e := op.Entity
 		if op.Kind == Delete {
@@ -281,14 +282,14 @@ func validIfMatch(v string) error {
 	if strings.HasPrefix(v, `W/"`) && strings.HasSuffix(v, `"`) && len(v) > 4 || strings.HasPrefix(v, `"`) && strings.HasSuffix(v, `"`) && len(v) > 1 {
 		return nil
 	}
-	return svcerr.Newf(svcerr.InvalidInput, "The etag value '%s' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.", v)
+	return svcerr.With(svcerr.InvalidInput, "The etag value '"+v+"' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.")
 }
 
 // writable reports the journal failure that stopped the store, if any.
 // Callers hold mu.
 func (s *Store) writable() error {
 	if s.failed != nil {
-		return svcerr.Newf(svcerr.InternalError, "The store is not accepting writes after a storage failure: %v", s.failed)
+		return svcerr.With(svcerr.InternalError, "The store is not accepting writes after a storage failure: "+s.failed.Error())
 	}
 	return nil
 }
@@ -314,7 +315,7 @@ func (s *Store) wait(w Waiter) error {
 			s.failed = err
 		}
 		s.mu.Unlock()
-		return svcerr.Newf(svcerr.InternalError, "The write could not be made durable: %v", err)
+		return svcerr.With(svcerr.InternalError, "The write could not be made durable: "+err.Error())
 	}
 	return nil
 }

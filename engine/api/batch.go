@@ -27,14 +27,14 @@ func (c *call) batch() error {
 		return err
 	}
 	if b.Query {
-		return svcerr.Newf(svcerr.NotImplemented, "A batch holding a query is not supported; send the query on its own.")
+		return svcerr.With(svcerr.NotImplemented, "A batch holding a query is not supported; send the query on its own.")
 	}
 	ops := make([]batchOp, len(b.Requests))
 	var table string
 	for i, sub := range b.Requests {
 		op, err := c.parseBatchOp(sub)
 		if err == nil && i > 0 && !strings.EqualFold(op.table, table) {
-			err = svcerr.Newf(svcerr.InvalidInput, "All operations of a batch must be on the same table.")
+			err = svcerr.With(svcerr.InvalidInput, "All operations of a batch must be on the same table.")
 		}
 		if err != nil {
 			return c.batchFailure(b, i, err)
@@ -110,7 +110,7 @@ func (c *call) parseBatchOp(sub batchwire.Request) (batchOp, error) {
 		return batchOp{}, err
 	}
 	if !strings.EqualFold(rt.account, c.rt.account) {
-		return batchOp{}, svcerr.Newf(svcerr.InvalidInput, "An operation of the batch addresses another account.")
+		return batchOp{}, svcerr.With(svcerr.InvalidInput, "An operation of the batch addresses another account.")
 	}
 	out := batchOp{table: rt.table, contentID: sub.ContentID}
 	method := sub.Method
@@ -126,7 +126,7 @@ func (c *call) parseBatchOp(sub batchwire.Request) (batchOp, error) {
 		out.op, err = c.keyedOp(rt, method, ifMatch, ifMatch != "", sub.Body)
 		return out, err
 	}
-	return out, svcerr.Newf(svcerr.InvalidInput, "The batch operation %s %s is not supported.", method, sub.URL)
+	return out, svcerr.With(svcerr.InvalidInput, "The batch operation "+method+" "+sub.URL+" is not supported.")
 }
 
 // batchFailure answers a batch whose operation i failed.

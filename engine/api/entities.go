@@ -10,7 +10,7 @@ import (
 // decodeBody reads an entity from the request body.
 func decodeBody(body []byte) (*engine.Entity, jsonwire.Keys, error) {
 	if len(body) == 0 {
-		return nil, jsonwire.Keys{}, svcerr.Newf(svcerr.InvalidInput, "The request body is empty; an entity was expected.")
+		return nil, jsonwire.Keys{}, svcerr.With(svcerr.InvalidInput, "The request body is empty; an entity was expected.")
 	}
 	return jsonwire.DecodeEntity(body)
 }
@@ -53,7 +53,7 @@ func (c *call) keyedOp(rt *route, method, ifMatch string, hasIfMatch bool, body 
 	case "DELETE":
 		kind, perms = engine.Delete, []auth.Permission{auth.Delete}
 	default:
-		return engine.Op{}, svcerr.Newf(svcerr.MethodNotAllowed, "The requested method %s is not allowed on an entity.", method)
+		return engine.Op{}, svcerr.With(svcerr.MethodNotAllowed, "The requested method "+method+" is not allowed on an entity.")
 	}
 	for _, p := range perms {
 		if err := c.grant.Check(p, rt.table, rt.pk, rt.rk); err != nil {
@@ -153,7 +153,7 @@ func (c *call) queryEntities() error {
 func (c *call) writeEntity(method string) error {
 	hasIfMatch := c.req.Header.Has("If-Match")
 	if method == "DELETE" && !hasIfMatch {
-		return svcerr.Newf(svcerr.MissingRequiredHeader, "The If-Match header is required to delete an entity.")
+		return svcerr.With(svcerr.MissingRequiredHeader, "The If-Match header is required to delete an entity.")
 	}
 	op, err := c.keyedOp(c.rt, method, c.req.Header.Get("If-Match"), hasIfMatch, c.req.Body)
 	if err != nil {

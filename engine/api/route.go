@@ -3,6 +3,7 @@ package api
 import (
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/api/auth"
@@ -59,7 +60,7 @@ func parseRoute(r *Request) (*route, error) {
 	rawPath, rawQuery, _ := strings.Cut(target, "?")
 	q, err := auth.ParseQuery(rawQuery)
 	if err != nil {
-		return nil, svcerr.Newf(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: %v", err)
+		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: "+err.Error())
 	}
 	rt := &route{rawPath: rawPath, query: q, rawQuery: rawQuery}
 	scheme := r.Scheme
@@ -98,7 +99,7 @@ func (rt *route) parseResource(raw string) error {
 	raw = strings.TrimSuffix(raw, "/")
 	seg, err := url.PathUnescape(raw)
 	if err != nil {
-		return svcerr.Newf(svcerr.InvalidURI, "The request URI is not valid: %v", err)
+		return svcerr.With(svcerr.InvalidURI, "The request URI is not valid: "+err.Error())
 	}
 	switch {
 	case seg == "$batch":
@@ -144,7 +145,7 @@ func parseKeyPredicate(s string) (pk, rk string, err error) {
 	if !ok {
 		// Built only on failure: formatting the message cost every point
 		// read a quoted copy of its keys.
-		return "", "", svcerr.Newf(svcerr.InvalidInput, "The key predicate %q is not valid.", s)
+		return "", "", svcerr.With(svcerr.InvalidInput, "The key predicate "+strconv.Quote(s)+" is not valid.")
 	}
 	return pk, rk, nil
 }

@@ -94,6 +94,23 @@ type call struct {
 	now    time.Time
 }
 
+// panicText words a recovered panic value for the InternalError message,
+// as %v would for the values panics carry: runtime errors, errors and
+// strings.
+func panicText(p any) string {
+	switch v := p.(type) {
+	case error:
+		return v.Error()
+	case interface{ String() string }:
+		return v.String()
+	case string:
+		return v
+	case int:
+		return strconv.Itoa(v)
+	}
+	return "a panic value that is not an error or a string"
+}
+
 // Serve answers one request. It never panics on any input; every failure
 // becomes an error response in the service's format.
 func (s *Server) Serve(req *Request) (resp *Response) {
@@ -103,7 +120,7 @@ func (s *Server) Serve(req *Request) (resp *Response) {
 		// A bug must cost one request, not the host: the browser and the
 		// Worker lose all in-memory state when the runtime dies.
 		if p := recover(); p != nil {
-			resp = c.fail(svcerr.Newf(svcerr.InternalError, "internal error: %v", p))
+			resp = c.fail(svcerr.With(svcerr.InternalError, "internal error: "+panicText(p)))
 		}
 	}()
 	if err := c.serve(); err != nil {
@@ -214,7 +231,7 @@ func (c *call) serve() error {
 			return c.writeEntity(method)
 		}
 	}
-	return svcerr.Newf(svcerr.MethodNotAllowed, "The requested method %s is not allowed on the specified resource.", c.req.Method)
+	return svcerr.With(svcerr.MethodNotAllowed, "The requested method "+c.req.Method+" is not allowed on the specified resource.")
 }
 
 // jsonOptions are the wire options for this call's table.
@@ -262,7 +279,7 @@ func (c *call) top() (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < 1 || n > engine.MaxPageSize {
-		return 0, svcerr.Newf(svcerr.InvalidInput, "The value '%s' of $top is not valid; it must be an integer from 1 to %d.", v, engine.MaxPageSize)
+		return 0, svcerr.With(svcerr.InvalidInput, "The value '"+v+"' of $top is not valid; it must be an integer from 1 to "+strconv.Itoa(engine.MaxPageSize)+".")
 	}
 	return n, nil
 }

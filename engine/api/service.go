@@ -21,7 +21,7 @@ func (c *call) service(method string) error {
 		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>`+c.now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")+`</LastSyncTime></GeoReplication></StorageServiceStats>`)
 		return nil
 	}
-	return svcerr.Newf(svcerr.NotImplemented, "Changing service properties is not supported by tablelab.")
+	return svcerr.With(svcerr.NotImplemented, "Changing service properties is not supported by tablelab.")
 }
 
 // tableComp answers ?comp= requests on a table: its stored access
@@ -37,7 +37,7 @@ func (c *call) tableComp(method, comp string) error {
 		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers />`)
 		return nil
 	}
-	return svcerr.Newf(svcerr.NotImplemented, "Stored access policies are not supported by tablelab.")
+	return svcerr.With(svcerr.NotImplemented, "Stored access policies are not supported by tablelab.")
 }
 
 func (c *call) xml(status int, body string) {

@@ -28,7 +28,7 @@ func decodeToken(tok string) (string, error) {
 	}
 	b, err := base64.RawURLEncoding.DecodeString(rest)
 	if err != nil {
-		return "", svcerr.Newf(svcerr.InvalidInput, "The continuation token '%s' is not valid.", tok)
+		return "", svcerr.With(svcerr.InvalidInput, "The continuation token '"+tok+"' is not valid.")
 	}
 	return string(b), nil
 }

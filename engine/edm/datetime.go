@@ -60,7 +60,7 @@ func appendDigits(b []byte, v, width int) []byte {
 // 1601-01-01 to 9999-12-31 is OutOfRangeInput.
 func ParseDateTime(s string) (Value, error) {
 	bad := func() (Value, error) {
-		return Value{}, svcerr.Newf(svcerr.InvalidInput, "The value '%s' is not a valid Edm.DateTime.", s)
+		return Value{}, svcerr.With(svcerr.InvalidInput, "The value '"+s+"' is not a valid Edm.DateTime.")
 	}
 	p := 0
 	num := func(n int) (int, bool) {
@@ -148,7 +148,7 @@ func ParseDateTime(s string) (Value, error) {
 	ticks := daysBefore(y, mo, d)*86400 + int64(h*3600+mi*60+sec) - int64(offset)*60
 	ticks = ticks*TicksPerSecond + frac
 	if ticks < MinDateTimeTicks || ticks > MaxDateTimeTicks {
-		return Value{}, svcerr.Newf(svcerr.OutOfRangeInput, "The value '%s' is out of the range of Edm.DateTime.", s)
+		return Value{}, svcerr.With(svcerr.OutOfRangeInput, "The value '"+s+"' is out of the range of Edm.DateTime.")
 	}
 	return DateTimeTicks(ticks), nil
 }

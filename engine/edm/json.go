@@ -179,19 +179,19 @@ func AppendQuoted(dst []byte, s string) []byte {
 // unknown annotation, and JSON null, objects and arrays are InvalidInput.
 func DecodeJSON(raw []byte, typeName string) (Value, error) {
 	if len(raw) == 0 {
-		return Value{}, svcerr.Newf(svcerr.InvalidInput, "A property value is missing.")
+		return Value{}, svcerr.With(svcerr.InvalidInput, "A property value is missing.")
 	}
 	kind := Invalid
 	if typeName != "" {
 		if kind = KindOf(typeName); kind == Invalid {
-			return Value{}, svcerr.Newf(svcerr.InvalidInput, "The type name '%s' is not a known Edm type.", typeName)
+			return Value{}, svcerr.With(svcerr.InvalidInput, "The type name '"+typeName+"' is not a known Edm type.")
 		}
 	}
 	switch c := raw[0]; {
 	case c == '"':
 		s, ok := unquote(raw)
 		if !ok {
-			return Value{}, svcerr.Newf(svcerr.InvalidInput, "A property value is not valid JSON.")
+			return Value{}, svcerr.With(svcerr.InvalidInput, "A property value is not valid JSON.")
 		}
 		return fromString(s, kind)
 	case c == 't' || c == 'f':
@@ -202,15 +202,15 @@ func DecodeJSON(raw []byte, typeName string) (Value, error) {
 		return v, nil
 	case c == '-' || c >= '0' && c <= '9':
 		if !validNumber(raw) {
-			return Value{}, svcerr.Newf(svcerr.InvalidInput, "A property value is not valid JSON.")
+			return Value{}, svcerr.With(svcerr.InvalidInput, "A property value is not valid JSON.")
 		}
 		return fromNumber(string(raw), kind)
 	}
-	return Value{}, svcerr.Newf(svcerr.InvalidInput, "A property value must be a string, a number or a boolean.")
+	return Value{}, svcerr.With(svcerr.InvalidInput, "A property value must be a string, a number or a boolean.")
 }
 
 func mismatch(raw []byte, kind Kind) error {
-	return svcerr.Newf(svcerr.InvalidInput, "The value %s does not match the type %s.", truncate(string(raw)), kind)
+	return svcerr.With(svcerr.InvalidInput, "The value "+truncate(string(raw))+" does not match the type "+kind.String()+".")
 }
 
 func truncate(s string) string {

@@ -10,7 +10,7 @@ import (
 )
 
 func invalid(kind Kind, s string) error {
-	return svcerr.Newf(svcerr.InvalidInput, "The value '%s' is not a valid %s.", s, kind)
+	return svcerr.With(svcerr.InvalidInput, "The value '"+s+"' is not a valid "+kind.String()+".")
 }
 
 // ParseInt32 reads a decimal Edm.Int32.
@@ -110,7 +110,7 @@ func ParseBinaryHex(s string) (Value, error) {
 //	X'0A0B', binary'0A0B'
 func ParseLiteral(s string) (Value, error) {
 	if s == "" {
-		return Value{}, svcerr.Newf(svcerr.InvalidInput, "An empty literal is not valid.")
+		return Value{}, svcerr.With(svcerr.InvalidInput, "An empty literal is not valid.")
 	}
 	if s[0] == '\'' {
 		text, ok := unquoteLiteral(s)
@@ -122,7 +122,7 @@ func ParseLiteral(s string) (Value, error) {
 	if prefix, quoted, ok := strings.Cut(s, "'"); ok {
 		inner, ok := unquoteLiteral("'" + quoted)
 		if !ok {
-			return Value{}, svcerr.Newf(svcerr.InvalidInput, "The literal %s is not valid.", s)
+			return Value{}, svcerr.With(svcerr.InvalidInput, "The literal "+s+" is not valid.")
 		}
 		switch strings.ToLower(prefix) {
 		case "datetime":
@@ -132,7 +132,7 @@ func ParseLiteral(s string) (Value, error) {
 		case "x", "binary":
 			return ParseBinaryHex(inner)
 		}
-		return Value{}, svcerr.Newf(svcerr.InvalidInput, "The literal %s is not valid.", s)
+		return Value{}, svcerr.With(svcerr.InvalidInput, "The literal "+s+" is not valid.")
 	}
 	switch s {
 	case "true", "false":
@@ -152,7 +152,7 @@ func ParseLiteral(s string) (Value, error) {
 	if v, err := ParseInt64(s); err == nil {
 		return v, nil
 	}
-	return Value{}, svcerr.Newf(svcerr.InvalidInput, "The literal %s is not valid.", s)
+	return Value{}, svcerr.With(svcerr.InvalidInput, "The literal "+s+" is not valid.")
 }
 
 // unquoteLiteral reads 'text' where ” stands for one quote.

@@ -1,7 +1,7 @@
 package odata
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/edm"
@@ -37,9 +37,9 @@ type lexer struct {
 // syntaxError is a failure to read the filter src at pos. The message
 // may end in a sentence of its own, such as a literal's error: the
 // position continues it, as one sentence.
-func syntaxError(src string, pos int, format string, args ...any) error {
-	msg := svcerr.Clause(strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " "))
-	return svcerr.Newf(svcerr.InvalidInput, "%s at position %d in $filter (positions count from 1).", msg, pos+1)
+func syntaxError(src string, pos int, msg string) error {
+	msg = svcerr.Clause(strings.ReplaceAll(msg, "\n", " "))
+	return svcerr.With(svcerr.InvalidInput, msg+" at position "+strconv.Itoa(pos+1)+" in $filter (positions count from 1).")
 }
 
 func isIdentStart(c byte) bool {
@@ -112,7 +112,7 @@ func (l *lexer) next() (token, error) {
 		}
 		return token{kind: tokIdent, text: word, pos: start}, nil
 	}
-	return token{}, syntaxError(l.src, start, "unexpected character %q", string(rune(c)))
+	return token{}, syntaxError(l.src, start, "unexpected character "+strconv.Quote(string(rune(c))))
 }
 
 // quoted finds the end of a quoted part starting at the quote at i.
@@ -134,7 +134,7 @@ func (l *lexer) literal(start, end int) (token, error) {
 	text := l.src[start:end]
 	v, err := edm.ParseLiteral(text)
 	if err != nil {
-		return token{}, syntaxError(l.src, start, "invalid literal %s: %s", shorten(text), svcerr.From(err).Message)
+		return token{}, syntaxError(l.src, start, "invalid literal "+shorten(text)+": "+svcerr.From(err).Message)
 	}
 	l.pos = end
 	return token{kind: tokLiteral, text: text, pos: start, val: v}, nil

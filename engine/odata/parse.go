@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/edm"
@@ -21,10 +22,10 @@ func Parse(filter string) (*Filter, error) {
 		return nil, err
 	}
 	if p.tok.kind != tokEOF {
-		return nil, syntaxError(filter, p.tok.pos, "unexpected %s", describe(p.tok))
+		return nil, syntaxError(filter, p.tok.pos, "unexpected "+describe(p.tok))
 	}
 	if p.comparisons > MaxComparisons {
-		return nil, syntaxError(filter, 0, "the filter has %d comparisons, more than the %d allowed", p.comparisons, MaxComparisons)
+		return nil, syntaxError(filter, 0, "the filter has "+strconv.Itoa(p.comparisons)+" comparisons, more than the "+strconv.Itoa(MaxComparisons)+" allowed")
 	}
 	return &Filter{root: root, comparisons: p.comparisons}, nil
 }
@@ -128,13 +129,13 @@ func (p *parser) primary(depth int) (node, error) {
 			return nil, err
 		}
 		if p.tok.kind != tokRParen {
-			return nil, syntaxError(p.lex.src, p.tok.pos, "expected ')' to close the '(' at position %d, found %s", open+1, describe(p.tok))
+			return nil, syntaxError(p.lex.src, p.tok.pos, "expected ')' to close the '(' at position "+strconv.Itoa(open+1)+", found "+describe(p.tok))
 		}
 		return x, p.advance()
 	case tokIdent, tokLiteral:
 		left := p.tok
 		if left.kind == tokIdent && reserved[left.text] {
-			return nil, syntaxError(p.lex.src, left.pos, "unexpected '%s'", left.text)
+			return nil, syntaxError(p.lex.src, left.pos, "unexpected '"+left.text+"'")
 		}
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -144,7 +145,7 @@ func (p *parser) primary(depth int) (node, error) {
 			op, isCmp = comparisonOps[p.tok.text]
 			if !isCmp {
 				if _, upper := comparisonOps[strings.ToLower(p.tok.text)]; upper {
-					return nil, syntaxError(p.lex.src, p.tok.pos, "operators are lower-case: '%s'", p.tok.text)
+					return nil, syntaxError(p.lex.src, p.tok.pos, "operators are lower-case: '"+p.tok.text+"'")
 				}
 			}
 		}
@@ -163,10 +164,10 @@ func (p *parser) primary(depth int) (node, error) {
 		}
 		right := p.tok
 		if right.kind != tokIdent && right.kind != tokLiteral {
-			return nil, syntaxError(p.lex.src, right.pos, "expected a value after '%s', found %s", op, describe(right))
+			return nil, syntaxError(p.lex.src, right.pos, "expected a value after '"+op.String()+"', found "+describe(right))
 		}
 		if right.kind == tokIdent && reserved[right.text] {
-			return nil, syntaxError(p.lex.src, right.pos, "expected a value after '%s', found '%s'", op, right.text)
+			return nil, syntaxError(p.lex.src, right.pos, "expected a value after '"+op.String()+"', found '"+right.text+"'")
 		}
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -180,9 +181,9 @@ func (p *parser) primary(depth int) (node, error) {
 		case left.kind == tokLiteral && right.kind == tokLiteral:
 			return &constNode{compare(left.val, op, right.val)}, nil
 		}
-		return nil, syntaxError(p.lex.src, opPos, "a comparison needs a constant on one side; '%s' compares two properties", op)
+		return nil, syntaxError(p.lex.src, opPos, "a comparison needs a constant on one side; '"+op.String()+"' compares two properties")
 	case tokEOF:
 		return nil, syntaxError(p.lex.src, p.tok.pos, "unexpected end of filter")
 	}
-	return nil, syntaxError(p.lex.src, p.tok.pos, "unexpected %s", describe(p.tok))
+	return nil, syntaxError(p.lex.src, p.tok.pos, "unexpected "+describe(p.tok))
 }

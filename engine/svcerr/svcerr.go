@@ -9,6 +9,7 @@ package svcerr
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -205,7 +206,7 @@ func Newf(code Code, format string, args ...any) *Error {
 // Error returns "Code: message".
 func (e *Error) Error() string {
 	if e.Index >= 0 {
-		return fmt.Sprintf("%s: %d:%s", e.Code, e.Index, e.Message)
+		return string(e.Code) + ": " + strconv.Itoa(e.Index) + ":" + e.Message
 	}
 	return string(e.Code) + ": " + e.Message
 }

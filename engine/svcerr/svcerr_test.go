@@ -15,3 +15,18 @@ func TestClause(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorString pins Error's wording with and without a batch index,
+// as fmt wrote it before the browser build dropped fmt.
+func TestErrorString(t *testing.T) {
+	e := With(InvalidInput, "The value is bad.")
+	if got, want := e.Error(), "InvalidInput: The value is bad."; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got, want := e.AtIndex(12).Error(), "InvalidInput: 12:The value is bad."; got != want {
+		t.Errorf("AtIndex(12).Error() = %q, want %q", got, want)
+	}
+	if e.Index != -1 || New(TableNotFound).Index != -1 {
+		t.Error("an error outside a batch names an operation")
+	}
+}

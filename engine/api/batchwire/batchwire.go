@@ -66,8 +66,8 @@ const (
 	MaxParts = 1000
 )
 
-func invalid(format string, args ...any) error {
-	return svcerr.Newf(svcerr.InvalidInput, "The batch request body is malformed: "+format+".", args...)
+func invalid(what string) error {
+	return svcerr.With(svcerr.InvalidInput, "The batch request body is malformed: "+what+".")
 }
 
 // Boundary returns the boundary parameter of a multipart Content-Type.
@@ -90,7 +90,7 @@ func Boundary(contentType string) (string, bool) {
 func Parse(contentType string, body []byte) (*Batch, error) {
 	boundary, ok := Boundary(contentType)
 	if !ok {
-		return nil, invalid("the Content-Type %q is not multipart/mixed with a boundary", contentType)
+		return nil, invalid("the Content-Type " + strconv.Quote(contentType) + " is not multipart/mixed with a boundary")
 	}
 	parts, err := split(body, boundary)
 	if err != nil {
@@ -113,7 +113,7 @@ func Parse(contentType string, body []byte) (*Batch, error) {
 		for i, sub := range subs {
 			r, err := parseOperation(sub)
 			if err != nil {
-				return nil, svcerr.Newf(svcerr.InvalidInput, "%s (operation %d).", svcerr.Clause(svcerr.From(err).Message), i)
+				return nil, svcerr.With(svcerr.InvalidInput, svcerr.Clause(svcerr.From(err).Message)+" (operation "+strconv.Itoa(i)+").")
 			}
 			b.Requests = append(b.Requests, r)
 		}
@@ -141,7 +141,7 @@ func split(body []byte, boundary string) ([][]byte, error) {
 	for {
 		j := bytes.Index(body[i:], delim)
 		if j < 0 {
-			return nil, invalid("the closing delimiter --%s-- is missing", boundary)
+			return nil, invalid("the closing delimiter --" + boundary + "-- is missing")
 		}
 		at := i + j
 		if at > 0 && body[at-1] != '\n' {
@@ -151,7 +151,7 @@ func split(body []byte, boundary string) ([][]byte, error) {
 		if start >= 0 {
 			parts = append(parts, trimLineEnd(body[start:at]))
 			if len(parts) > MaxParts {
-				return nil, invalid("more than %d parts", MaxParts)
+				return nil, invalid("more than " + strconv.Itoa(MaxParts) + " parts")
 			}
 		}
 		after := at + len(delim)
@@ -161,7 +161,7 @@ func split(body []byte, boundary string) ([][]byte, error) {
 		// The rest of the delimiter line must be blank.
 		nl := bytes.IndexByte(body[after:], '\n')
 		if nl < 0 {
-			return nil, invalid("the closing delimiter --%s-- is missing", boundary)
+			return nil, invalid("the closing delimiter --" + boundary + "-- is missing")
 		}
 		if len(bytes.TrimSpace(body[after:after+nl])) != 0 {
 			i = after
@@ -218,7 +218,7 @@ func get(h []Field, name string) string {
 func parseOperation(part []byte) (Request, error) {
 	mime, content := headers(part)
 	if ct := get(mime, "Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/http") {
-		return Request{}, invalid("a part has Content-Type %q, not application/http", ct)
+		return Request{}, invalid("a part has Content-Type " + strconv.Quote(ct) + ", not application/http")
 	}
 	// Skip blank lines before the request line.
 	content = bytes.TrimLeft(content, "\r\n\t ")
@@ -229,7 +229,7 @@ func parseOperation(part []byte) (Request, error) {
 	line := strings.TrimSpace(string(content[:nl]))
 	fields := strings.Fields(line)
 	if len(fields) != 3 || !strings.HasPrefix(fields[2], "HTTP/") {
-		return Request{}, invalid("the request line %q is not METHOD URL HTTP/1.1", truncate(line))
+		return Request{}, invalid("the request line " + strconv.Quote(truncate(line)) + " is not METHOD URL HTTP/1.1")
 	}
 	r := Request{Method: strings.ToUpper(fields[0]), URL: fields[1]}
 	var rest []byte

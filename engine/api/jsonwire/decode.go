@@ -5,6 +5,7 @@
 package jsonwire
 
 import (
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -63,7 +64,7 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 		}
 		if prop, ok := strings.CutSuffix(f.name, "@odata.type"); ok {
 			if !f.isString {
-				return nil, Keys{}, svcerr.Newf(svcerr.InvalidInput, "The annotation %s must be a string.", f.name)
+				return nil, Keys{}, svcerr.With(svcerr.InvalidInput, "The annotation "+f.name+" must be a string.")
 			}
 			types[prop] = text(f)
 			continue
@@ -82,7 +83,7 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 		}
 		if name == engine.PartitionKeyName || name == engine.RowKeyName {
 			if !f.isString {
-				return nil, Keys{}, svcerr.Newf(svcerr.InvalidInput, "The %s must be a string.", name)
+				return nil, Keys{}, svcerr.With(svcerr.InvalidInput, "The "+name+" must be a string.")
 			}
 			if name == engine.PartitionKeyName {
 				e.PartitionKey, keys.PartitionKey = text(f), true
@@ -108,7 +109,7 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 		}
 		if err != nil {
 			e := svcerr.From(err)
-			return nil, Keys{}, svcerr.Newf(e.Code, "Property %s: %s", name, e.Message)
+			return nil, Keys{}, svcerr.With(e.Code, "Property "+name+": "+e.Message)
 		}
 		e.Properties = append(e.Properties, engine.Property{Name: name, Value: v})
 	}
@@ -163,7 +164,7 @@ func DecodeTableName(body []byte) (string, error) {
 		f := &fields[i]
 		if f.name == "TableName" {
 			if !f.isString {
-				return "", svcerr.Newf(svcerr.InvalidInput, "TableName must be a string.")
+				return "", svcerr.With(svcerr.InvalidInput, "TableName must be a string.")
 			}
 			return string(d.arena[f.str[0]:f.str[1]]), nil
 		}
@@ -180,15 +181,15 @@ type decoder struct {
 	arena []byte
 }
 
-func (d *decoder) fail(format string, args ...any) error {
-	return svcerr.Newf(svcerr.InvalidInput, "The request body is not valid JSON: "+format+" at offset %d.", append(args, d.pos)...)
+func (d *decoder) fail(what string) error {
+	return svcerr.With(svcerr.InvalidInput, "The request body is not valid JSON: "+what+" at offset "+strconv.Itoa(d.pos)+".")
 }
 
 // syntax words an error from the lexer, which left d.pos at the error's
 // offset, in the service's format.
 func (d *decoder) syntax(err error) error {
 	if e, ok := err.(*jsontext.SyntaxError); ok {
-		return d.fail("%s", e.Msg)
+		return d.fail(e.Msg)
 	}
 	return err
 }
@@ -285,9 +286,9 @@ func (d *decoder) value(name string) (field, error) {
 			return f, err
 		}
 	case c == '{' || c == '[':
-		return f, svcerr.Newf(svcerr.InvalidInput, "The property %s has a nested object or array; property values must be strings, numbers or booleans.", name)
+		return f, svcerr.With(svcerr.InvalidInput, "The property "+name+" has a nested object or array; property values must be strings, numbers or booleans.")
 	default:
-		return f, d.fail("unexpected character %q", string(rune(c)))
+		return f, d.fail("unexpected character " + strconv.Quote(string(rune(c))))
 	}
 	f.raw = d.src[start:d.pos]
 	return f, nil

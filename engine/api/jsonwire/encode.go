@@ -49,7 +49,7 @@ func ParseFormat(accept, format string) (Metadata, error) {
 		if strings.EqualFold(strings.TrimSpace(format), "atom") {
 			return 0, svcerr.New(svcerr.AtomFormatNotSupported)
 		}
-		return 0, svcerr.Newf(svcerr.InvalidInput, "The $format value '%s' is not supported.", format)
+		return 0, svcerr.With(svcerr.InvalidInput, "The $format value '"+format+"' is not supported.")
 	}
 	if strings.TrimSpace(accept) == "" {
 		return MinimalMetadata, nil

@@ -2,7 +2,8 @@ package keyspace
 
 import (
 	"errors"
-	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -16,6 +17,29 @@ type Files interface {
 // ErrValueMismatch is the failure to find, at a settled item's place, the
 // entity the item is the head of.
 var ErrValueMismatch = errors.New("engine: an entity read back from its file is not the one the keyspace holds")
+
+// readError is the failure to read a settled entity back from its file.
+type readError struct {
+	file   uint32
+	offset int64
+	err    error // what the read returned; io.ErrUnexpectedEOF when it returned nothing
+}
+
+func (e *readError) Error() string {
+	return "engine: reading an entity from file " + strconv.FormatUint(uint64(e.file), 10) +
+		" at " + strconv.FormatInt(e.offset, 10) + ": " + e.cause().Error()
+}
+
+// Unwrap returns the read's own error, so errors.Is sees through it.
+func (e *readError) Unwrap() error { return e.cause() }
+
+// cause is never nil: a short read that reported no error still failed.
+func (e *readError) cause() error {
+	if e.err == nil {
+		return io.ErrUnexpectedEOF
+	}
+	return e.err
+}
 
 // Read returns the whole encoding of it, read from files when it is
 // settled. The caller keeps the files readable while it reads.
@@ -79,7 +103,7 @@ func (r *ValueReader) Get(it Item) (string, error) {
 		// A window may run past the end of the file; the entity may not.
 		if int64(got) < n {
 			r.file, r.buf = 0, r.buf[:0]
-			return "", fmt.Errorf("engine: reading an entity from file %d at %d: %w", file, off, err)
+			return "", &readError{file: file, offset: off, err: err}
 		}
 		r.buf = r.buf[:got]
 		r.file, r.start = file, off

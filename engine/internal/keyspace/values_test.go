@@ -1,7 +1,9 @@
 package keyspace
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -141,3 +143,33 @@ func TestResidueDefersLongValues(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFailure checks that a short read names the file and offset and
+// keeps the cause for errors.Is, also when the reader reported none.
+func TestReadFailure(t *testing.T) {
+	enc := encode(1, "pk", "rk")
+	it, _ := SettledAt(ItemOf(1, enc, "pk", "rk"), len(enc), 4, 10)
+	_, err := Read(memFiles{4: []byte("tiny")}, it)
+	if err == nil || err.Error() != "engine: reading an entity from file 4 at 10: past the end" {
+		t.Fatalf("short file: %v", err)
+	}
+	_, err = Read(silentFiles{}, it)
+	if !errors.Is(err, io.ErrUnexpectedEOF) || err.Error() != "engine: reading an entity from file 4 at 10: unexpected EOF" {
+		t.Fatalf("a read that returned nothing and no error: %v", err)
+	}
+	sentinel := errors.New("disk gone")
+	_, err = Read(failingFiles{sentinel}, it)
+	if !errors.Is(err, sentinel) {
+		t.Fatalf("the cause is lost: %v", err)
+	}
+}
+
+// silentFiles reads nothing and reports no error, which io.ReaderAt
+// forbids but a buggy Files may do.
+type silentFiles struct{}
+
+func (silentFiles) ReadAt(p []byte, file uint32, off int64) (int, error) { return 0, nil }
+
+type failingFiles struct{ err error }
+
+func (f failingFiles) ReadAt(p []byte, file uint32, off int64) (int, error) { return 0, f.err }
