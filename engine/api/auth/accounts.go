@@ -1,15 +1,18 @@
-// Package auth authenticates and authorizes requests to the Table
-// service: Shared Key and Shared Key Lite signatures with an account key,
-// service (table) SAS and account SAS tokens, or anonymous access when a
-// host allows it. It needs no net/http, so it goes into the browser build.
+// Package auth authenticates and authorizes requests to the Table, Blob
+// and Queue services: Shared Key and Shared Key Lite signatures with an
+// account key, service SAS (table, container, blob, queue) and account
+// SAS tokens, or anonymous access when a host allows it. It needs no
+// net/http or fmt, so it goes into the browser build.
 //
 // Verify turns a request into a Grant; the protocol layer asks the Grant,
-// per operation, whether the request may perform it.
+// per operation, whether the request may perform it (Check and
+// CheckTable for tables, CheckBlob, CheckQueue).
 package auth
 
 import (
 	"encoding/base64"
-	"fmt"
+	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -43,13 +46,13 @@ func ParseAccounts(spec string) ([]Account, error) {
 		}
 		fields := strings.Split(part, ":")
 		if len(fields) < 2 || fields[0] == "" {
-			return nil, fmt.Errorf("account %q: want name:key[:key2]", part)
+			return nil, errors.New("account " + strconv.Quote(part) + ": want name:key[:key2]")
 		}
 		a := Account{Name: fields[0]}
 		for _, k := range fields[1:] {
 			key, err := base64.StdEncoding.DecodeString(k)
 			if err != nil || len(key) == 0 {
-				return nil, fmt.Errorf("account %s: key is not base64", a.Name)
+				return nil, errors.New("account " + a.Name + ": key is not base64")
 			}
 			a.Keys = append(a.Keys, key)
 		}

@@ -18,7 +18,61 @@ const (
 	ListTables
 	CreateTable
 	DeleteTable
+
+	// The Blob and Queue services' permissions besides Read, Add, Update
+	// and Delete (see CheckBlob and CheckQueue for which operation needs
+	// which).
+	Write   // write a blob's content, properties or metadata, or a container's or queue's metadata
+	Create  // create a container, a queue, or a blob that does not exist yet
+	List    // list containers, blobs or queues
+	Process // get and delete queue messages
 )
+
+// Level is the kind of resource an operation acts on, as an account
+// SAS's signed resource types (srt) name them.
+type Level uint8
+
+// The levels. A queue counts as a container, its messages as objects.
+const (
+	ServiceLevel   Level = iota + 1 // srt s: the account's service (list containers or queues)
+	ContainerLevel                  // srt c: a container or a queue
+	ObjectLevel                     // srt o: a blob or a queue's messages
+)
+
+// letter is the level's letter in srt.
+func (l Level) letter() string {
+	switch l {
+	case ServiceLevel:
+		return "s"
+	case ContainerLevel:
+		return "c"
+	case ObjectLevel:
+		return "o"
+	}
+	return "?"
+}
+
+// letter is the service's letter in an account SAS's ss.
+func (s Service) letter() string {
+	switch s {
+	case Blob:
+		return "b"
+	case Queue:
+		return "q"
+	}
+	return "t"
+}
+
+// String returns the service's name: "Table", "Blob" or "Queue".
+func (s Service) String() string {
+	switch s {
+	case Blob:
+		return "Blob"
+	case Queue:
+		return "Queue"
+	}
+	return "Table"
+}
 
 // Key is a PartitionKey and RowKey pair, a bound of a SAS key range.
 type Key struct {
@@ -29,12 +83,16 @@ type Key struct {
 // nothing.
 type Grant struct {
 	full          bool // an account key, or anonymous access allowed
+	service       Service
 	account       bool // an account SAS
 	resourceTypes string
 	perms         string
 	table         string // a service SAS's table, lower-cased
 	ranged        bool
 	lo, hi        Key
+	// A Blob service SAS's resource: sr is c (the container) or b, bs,
+	// bv (one blob); a Queue service SAS's queue is its container.
+	sr, container, blob string
 }
 
 // letters are the sp letters that allow a permission: a table SAS uses
@@ -63,7 +121,9 @@ func (p Permission) letters(account bool) string {
 	return ""
 }
 
-func (p Permission) tableLevel() bool { return p >= ListTables }
+func (p Permission) tableLevel() bool {
+	return p == ListTables || p == CreateTable || p == DeleteTable
+}
 
 // CheckTable reports whether the request may perform a table-level
 // operation (list, create or delete tables), or query the entities of a
@@ -72,6 +132,9 @@ func (p Permission) tableLevel() bool { return p >= ListTables }
 func (g Grant) CheckTable(p Permission, table string) error {
 	if g.full {
 		return nil
+	}
+	if g.service != Table {
+		return svcerr.New(svcerr.AuthorizationFailure)
 	}
 	if g.account {
 		rt := "o"
@@ -97,7 +160,7 @@ func (g Grant) Check(p Permission, table, pk, rk string) error {
 		return err
 	}
 	if g.ranged && !g.contains(pk, rk) {
-		return svcerr.Newf(svcerr.AuthorizationFailure, "%s The entity is outside the key range of the shared access signature.", svcerr.AuthorizationFailure.Message())
+		return svcerr.With(svcerr.AuthorizationFailure, svcerr.AuthorizationFailure.Message()+" The entity is outside the key range of the shared access signature.")
 	}
 	return nil
 }
@@ -130,4 +193,206 @@ func (g Grant) contains(pk, rk string) bool {
 // KeyRange returns the key range a SAS confines the request to, if any.
 func (g Grant) KeyRange() (lo, hi Key, ok bool) {
 	return g.lo, g.hi, g.ranged
+}
+
+// CheckBlob reports whether the request may perform an operation of the
+// Blob service that needs permission p on a resource at level l: the
+// account (ServiceLevel), container (ContainerLevel) or the blob in it
+// (ObjectLevel). The services ask, per operation:
+//
+//	list containers                      List, ServiceLevel
+//	create container                     Create, ContainerLevel
+//	delete container                     Delete, ContainerLevel
+//	container properties, metadata       Read, ContainerLevel
+//	set container metadata               Write, ContainerLevel
+//	list blobs                           List, ContainerLevel
+//	put blob, put block, put block list  Write, ObjectLevel (Create when the blob does not exist yet)
+//	get blob, properties, block list     Read, ObjectLevel
+//	set blob metadata, properties        Write, ObjectLevel
+//	delete blob                          Delete, ObjectLevel
+//
+// A service SAS reaches its own container's blobs (sr=c; list blobs
+// too) or its one blob (sr=b), never container or account operations;
+// an account SAS needs ss=b, the level in srt and the permission in sp.
+// A refusal is AuthorizationFailure, AuthorizationResourceTypeMismatch
+// or AuthorizationPermissionMismatch, as the service answers.
+func (g Grant) CheckBlob(p Permission, l Level, container, blob string) error {
+	if g.full {
+		return nil
+	}
+	if g.service != Blob {
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	if g.account {
+		return g.checkAccount(l, blobAccountLetters(p, l))
+	}
+	if container != g.container {
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	switch {
+	case l == ObjectLevel && (g.sr == "c" || blob == g.blob):
+	case l == ContainerLevel && p == List && g.sr == "c":
+	default:
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	return g.permitLetters(blobServiceLetters(p))
+}
+
+// CheckQueue reports whether the request may perform an operation of
+// the Queue service that needs permission p on a resource at level l:
+// the account (ServiceLevel), a queue (ContainerLevel) or its messages
+// (ObjectLevel). The services ask, per operation:
+//
+//	list queues              List, ServiceLevel
+//	create queue             Create, ContainerLevel
+//	delete queue             Delete, ContainerLevel
+//	queue metadata get, set  Read, Write, ContainerLevel
+//	put message              Add, ObjectLevel
+//	peek messages            Read, ObjectLevel
+//	get messages, delete     Process, ObjectLevel
+//	update message           Update, ObjectLevel
+//	clear messages           Delete, ObjectLevel
+//
+// A service SAS (sp from raup) reaches its own queue's messages and its
+// metadata (r), nothing else; an account SAS needs ss=q, the level in
+// srt and the permission in sp.
+func (g Grant) CheckQueue(p Permission, l Level, queue string) error {
+	if g.full {
+		return nil
+	}
+	if g.service != Queue {
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	if g.account {
+		return g.checkAccount(l, queueAccountLetters(p, l))
+	}
+	if queue != g.container {
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	letters := ""
+	switch {
+	case l == ObjectLevel:
+		letters = queueServiceLetters(p)
+	case l == ContainerLevel && p == Read:
+		letters = "r"
+	}
+	if letters == "" {
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	return g.permitLetters(letters)
+}
+
+// checkAccount checks an account SAS's resource types, then its
+// permissions against the sp letters that allow the operation ("" when
+// none can).
+func (g Grant) checkAccount(l Level, letters string) error {
+	if !strings.Contains(g.resourceTypes, l.letter()) {
+		return svcerr.New(svcerr.AuthorizationResourceTypeMismatch)
+	}
+	return g.permitLetters(letters)
+}
+
+func (g Grant) permitLetters(letters string) error {
+	if letters == "" || !strings.ContainsAny(g.perms, letters) {
+		return svcerr.New(svcerr.AuthorizationPermissionMismatch)
+	}
+	return nil
+}
+
+// blobServiceLetters are the sp letters of a container or blob SAS that
+// allow p on a blob (or, for List, on the container's listing).
+func blobServiceLetters(p Permission) string {
+	switch p {
+	case Read:
+		return "r"
+	case Add:
+		return "a"
+	case Write:
+		return "w"
+	case Create:
+		return "cw"
+	case Delete:
+		return "d"
+	case List:
+		return "l"
+	}
+	return ""
+}
+
+// blobAccountLetters are the sp letters of an account SAS that allow p
+// at level l of the Blob service.
+func blobAccountLetters(p Permission, l Level) string {
+	switch p {
+	case Read:
+		return "r"
+	case Write:
+		return "w"
+	case Create:
+		return "cw"
+	case Delete:
+		if l != ServiceLevel {
+			return "d"
+		}
+	case List:
+		if l != ObjectLevel {
+			return "l"
+		}
+	case Add:
+		if l == ObjectLevel {
+			return "a"
+		}
+	}
+	return ""
+}
+
+// queueServiceLetters are the sp letters of a queue SAS that allow p on
+// its messages.
+func queueServiceLetters(p Permission) string {
+	switch p {
+	case Read:
+		return "r"
+	case Add:
+		return "a"
+	case Update:
+		return "u"
+	case Process:
+		return "p"
+	}
+	return ""
+}
+
+// queueAccountLetters are the sp letters of an account SAS that allow p
+// at level l of the Queue service.
+func queueAccountLetters(p Permission, l Level) string {
+	switch p {
+	case Read:
+		return "r"
+	case Write:
+		return "w"
+	case Create:
+		if l == ContainerLevel {
+			return "cw"
+		}
+	case Delete:
+		if l != ServiceLevel {
+			return "d"
+		}
+	case List:
+		if l == ServiceLevel {
+			return "l"
+		}
+	case Add:
+		if l == ObjectLevel {
+			return "a"
+		}
+	case Update:
+		if l == ObjectLevel {
+			return "u"
+		}
+	case Process:
+		if l == ObjectLevel {
+			return "p"
+		}
+	}
+	return ""
 }

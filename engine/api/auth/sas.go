@@ -3,6 +3,7 @@ package auth
 import (
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,35 +11,40 @@ import (
 )
 
 // verifySAS checks a shared access signature in the query string: a
-// service SAS for one table (tn) or an account SAS (ss, srt).
+// service SAS for one table (tn), one blob container or blob (sr), or one
+// queue, or an account SAS (ss, srt).
 func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 	acct := v.account(r.Account)
 	if acct == nil {
-		return Grant{}, failed("The account %s is unknown.", r.Account)
+		return Grant{}, failed("The account " + r.Account + " is unknown.")
 	}
-	g := Grant{perms: q.Get("sp")}
-	var toSign string
+	g := Grant{perms: q.Get("sp"), service: r.Service}
+	var toSigns []string
 	if q.Has("ss") || q.Has("srt") {
-		if !strings.Contains(q.Get("ss"), "t") {
-			return Grant{}, svcerr.Newf(svcerr.AuthorizationFailure, "The account SAS does not cover the Table service.")
+		if !strings.Contains(q.Get("ss"), r.Service.letter()) {
+			// The service answers AuthorizationServiceMismatch, which
+			// svcerr does not have yet.
+			return Grant{}, svcerr.With(svcerr.AuthorizationFailure, "The account SAS does not cover the "+r.Service.String()+" service.")
 		}
 		g.account, g.resourceTypes = true, q.Get("srt")
-		toSign = strings.Join([]string{r.Account, q.Get("sp"), q.Get("ss"), q.Get("srt"), q.Get("st"), q.Get("se"), q.Get("sip"), q.Get("spr"), q.Get("sv")}, "\n") + "\n"
+		toSigns = accountSASStrings(r.Account, q)
 	} else {
-		if q.Get("tn") == "" {
-			return Grant{}, failed("The SAS names no table.")
-		}
 		if q.Get("si") != "" {
-			return Grant{}, failed("Stored access policies are not supported; the identifier %s is unknown.", q.Get("si"))
+			return Grant{}, failed("Stored access policies are not supported; the identifier " + q.Get("si") + " is unknown.")
 		}
-		g.table = strings.ToLower(q.Get("tn"))
-		g.lo = Key{q.Get("spk"), q.Get("srk")}
-		g.hi = Key{q.Get("epk"), q.Get("erk")}
-		g.ranged = g.lo.PartitionKey != "" || g.hi.PartitionKey != ""
-		toSign = strings.Join([]string{q.Get("sp"), q.Get("st"), q.Get("se"), "/table/" + r.Account + "/" + g.table,
-			q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv"), q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk")}, "\n")
+		var err error
+		if toSigns, err = g.serviceSAS(r, q); err != nil {
+			return Grant{}, err
+		}
 	}
-	if !v.signedSAS(acct, toSign, q.Get("sig")) {
+	signed := false
+	for _, s := range toSigns {
+		if v.signedSAS(acct, s, q.Get("sig")) {
+			signed = true
+			break
+		}
+	}
+	if !signed {
 		return Grant{}, failed("The signature does not match.")
 	}
 	now := r.now()
@@ -65,6 +71,81 @@ func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 		return Grant{}, svcerr.New(svcerr.AuthorizationSourceIPMismatch)
 	}
 	return g, nil
+}
+
+// accountSASStrings returns the string an account SAS signs. From
+// version 2020-12-06 it holds the encryption scope (ses); tokens of
+// those versions without one are also checked in the older form, which
+// some table clients still sign.
+func accountSASStrings(account string, q url.Values) []string {
+	fields := []string{account, q.Get("sp"), q.Get("ss"), q.Get("srt"), q.Get("st"), q.Get("se"), q.Get("sip"), q.Get("spr"), q.Get("sv")}
+	old := strings.Join(fields, "\n") + "\n"
+	if q.Get("sv") < "2020-12-06" {
+		return []string{old}
+	}
+	current := strings.Join(append(fields, q.Get("ses")), "\n") + "\n"
+	if q.Get("ses") != "" {
+		return []string{current}
+	}
+	return []string{current, old}
+}
+
+// serviceSAS fills in what a service SAS grants and returns the string
+// it must sign.
+func (g *Grant) serviceSAS(r Request, q url.Values) ([]string, error) {
+	common := func(resource string) []string {
+		return []string{q.Get("sp"), q.Get("st"), q.Get("se"), resource, q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv")}
+	}
+	switch r.Service {
+	case Blob:
+		g.container, g.sr = r.Container, q.Get("sr")
+		resource := "/blob/" + r.Account + "/" + r.Container
+		var timestamp string
+		switch g.sr {
+		case "c":
+		case "b", "bs", "bv":
+			g.blob = r.Blob
+			resource += "/" + r.Blob
+			if g.sr == "bs" {
+				timestamp = q.Get("snapshot")
+			} else if g.sr == "bv" {
+				timestamp = q.Get("versionid")
+			}
+		default:
+			return nil, failed("The signed resource " + strconv.Quote(g.sr) + " is not supported.")
+		}
+		if r.Container == "" {
+			return nil, failed("The SAS is for a container or blob, and the request addresses neither.")
+		}
+		sv := q.Get("sv")
+		fields := common(resource)
+		switch {
+		case sv >= "2020-12-06":
+			fields = append(fields, g.sr, timestamp, q.Get("ses"))
+		case sv >= "2018-11-09":
+			fields = append(fields, g.sr, timestamp)
+		case sv >= "2015-04-05":
+		default:
+			return nil, failed("The SAS version " + strconv.Quote(sv) + " is not supported.")
+		}
+		fields = append(fields, q.Get("rscc"), q.Get("rscd"), q.Get("rsce"), q.Get("rscl"), q.Get("rsct"))
+		return []string{strings.Join(fields, "\n")}, nil
+	case Queue:
+		if r.Container == "" {
+			return nil, failed("The SAS is for a queue, and the request addresses none.")
+		}
+		g.container = r.Container
+		return []string{strings.Join(common("/queue/"+r.Account+"/"+r.Container), "\n")}, nil
+	}
+	if q.Get("tn") == "" {
+		return nil, failed("The SAS names no table.")
+	}
+	g.table = strings.ToLower(q.Get("tn"))
+	g.lo = Key{q.Get("spk"), q.Get("srk")}
+	g.hi = Key{q.Get("epk"), q.Get("erk")}
+	g.ranged = g.lo.PartitionKey != "" || g.hi.PartitionKey != ""
+	return []string{strings.Join([]string{q.Get("sp"), q.Get("st"), q.Get("se"), "/table/" + r.Account + "/" + g.table,
+		q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv"), q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk")}, "\n")}, nil
 }
 
 // parseSASTime reads the ISO 8601 UTC times of a SAS; the date alone is
@@ -153,24 +234,126 @@ func NewTableSAS(account string, key []byte, s TableSAS) string {
 type AccountSAS struct {
 	Permissions   string // in the order rwdlacup
 	ResourceTypes string // s, c, o
+	// Services are the services the token is good for, from "bqt";
+	// empty means "t", the Table service.
+	Services      string
 	Start, Expiry time.Time
-	Version       string
+	Version       string // default 2019-02-02
 	Protocol      string
 	IP            string
 }
 
-// NewAccountSAS returns the query string of an account SAS for the Table
-// service signed with key.
+// NewAccountSAS returns the query string of an account SAS signed with
+// key.
 func NewAccountSAS(account string, key []byte, s AccountSAS) string {
 	if s.Version == "" {
 		s.Version = "2019-02-02"
 	}
+	if s.Services == "" {
+		s.Services = "t"
+	}
 	st, se := sasTimes(s.Start, s.Expiry)
-	toSign := strings.Join([]string{account, s.Permissions, "t", s.ResourceTypes, st, se, s.IP, s.Protocol, s.Version}, "\n") + "\n"
+	fields := []string{account, s.Permissions, s.Services, s.ResourceTypes, st, se, s.IP, s.Protocol, s.Version}
+	if s.Version >= "2020-12-06" {
+		fields = append(fields, "") // no encryption scope
+	}
+	toSign := strings.Join(fields, "\n") + "\n"
 	q := url.Values{}
 	q.Set("sv", s.Version)
-	q.Set("ss", "t")
+	q.Set("ss", s.Services)
 	q.Set("srt", s.ResourceTypes)
+	q.Set("sp", s.Permissions)
+	if st != "" {
+		q.Set("st", st)
+	}
+	q.Set("se", se)
+	if s.IP != "" {
+		q.Set("sip", s.IP)
+	}
+	if s.Protocol != "" {
+		q.Set("spr", s.Protocol)
+	}
+	q.Set("sig", Sign(key, toSign))
+	return q.Encode()
+}
+
+// SASVersion is the version NewBlobSAS and NewQueueSAS sign with unless
+// told otherwise.
+const SASVersion = "2025-01-05"
+
+// BlobSAS describes a service SAS for a container or one blob.
+type BlobSAS struct {
+	Container string
+	// Blob names the blob the token is for; empty makes a container SAS.
+	Blob        string
+	Permissions string // container: in the order racwdl; blob: racwd
+	Start       time.Time
+	Expiry      time.Time
+	Version     string // default SASVersion
+	Protocol    string // "", "https" or "https,http"
+	IP          string
+	// Response header overrides the service applies to a download
+	// (rscc, rscd, rsce, rscl, rsct).
+	CacheControl, ContentDisposition, ContentEncoding, ContentLanguage, ContentType string
+}
+
+// NewBlobSAS returns the query string of a container or blob SAS signed
+// with key.
+func NewBlobSAS(account string, key []byte, s BlobSAS) string {
+	if s.Version == "" {
+		s.Version = SASVersion
+	}
+	sr, resource := "c", "/blob/"+account+"/"+s.Container
+	if s.Blob != "" {
+		sr, resource = "b", resource+"/"+s.Blob
+	}
+	st, se := sasTimes(s.Start, s.Expiry)
+	fields := []string{s.Permissions, st, se, resource, "", s.IP, s.Protocol, s.Version}
+	switch {
+	case s.Version >= "2020-12-06":
+		fields = append(fields, sr, "", "")
+	case s.Version >= "2018-11-09":
+		fields = append(fields, sr, "")
+	}
+	fields = append(fields, s.CacheControl, s.ContentDisposition, s.ContentEncoding, s.ContentLanguage, s.ContentType)
+	q := url.Values{}
+	q.Set("sv", s.Version)
+	q.Set("sr", sr)
+	q.Set("sp", s.Permissions)
+	if st != "" {
+		q.Set("st", st)
+	}
+	q.Set("se", se)
+	for k, v := range map[string]string{"sip": s.IP, "spr": s.Protocol, "rscc": s.CacheControl, "rscd": s.ContentDisposition,
+		"rsce": s.ContentEncoding, "rscl": s.ContentLanguage, "rsct": s.ContentType} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	q.Set("sig", Sign(key, strings.Join(fields, "\n")))
+	return q.Encode()
+}
+
+// QueueSAS describes a service SAS for one queue.
+type QueueSAS struct {
+	Queue       string
+	Permissions string // in the order raup
+	Start       time.Time
+	Expiry      time.Time
+	Version     string // default SASVersion
+	Protocol    string // "", "https" or "https,http"
+	IP          string
+}
+
+// NewQueueSAS returns the query string of a queue SAS signed with key.
+func NewQueueSAS(account string, key []byte, s QueueSAS) string {
+	if s.Version == "" {
+		s.Version = SASVersion
+	}
+	st, se := sasTimes(s.Start, s.Expiry)
+	toSign := strings.Join([]string{s.Permissions, st, se, "/queue/" + account + "/" + s.Queue, "", s.IP, s.Protocol, s.Version}, "\n")
+	q := url.Values{}
+	q.Set("sv", s.Version)
 	q.Set("sp", s.Permissions)
 	if st != "" {
 		q.Set("st", st)

@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -12,9 +11,23 @@ import (
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
+// Service is the storage service a request is addressed to. Each signs
+// its requests and names its resources in its own way.
+type Service uint8
+
+// The storage services. The zero value is the Table service, so a
+// Request written before Blob and Queue existed keeps its meaning.
+const (
+	Table Service = iota
+	Blob
+	Queue
+)
+
 // Request is what authentication reads of a request.
 type Request struct {
-	Method string
+	// Service is the service the request is addressed to.
+	Service Service
+	Method  string
 	// RawPath is the path exactly as sent, percent-escapes intact; in the
 	// emulator's path-style addressing it starts with /account.
 	RawPath string
@@ -22,6 +35,16 @@ type Request struct {
 	Query string
 	// Header looks a header up, ignoring case.
 	Header func(name string) string
+	// Headers calls fn for every header of the request. The Blob and
+	// Queue services need it: their Shared Key signatures cover every
+	// x-ms-* header, whatever its name. (api.Header's Each fits.)
+	Headers func(fn func(name, value string))
+	// Container and Blob name the resource a Blob request addresses,
+	// decoded from its path (Blob is empty for a container, both for the
+	// account); for a Queue request Container is the queue's name. A
+	// service SAS signs the name of the resource it grants, which the
+	// token itself does not carry, so the check needs them.
+	Container, Blob string
 	// Account is the account the request addresses.
 	Account string
 	// Scheme is "http" or "https".
@@ -66,12 +89,13 @@ func (v *Verifier) account(name string) *Account {
 	return nil
 }
 
-func failed(format string, args ...any) error {
-	e := svcerr.New(svcerr.AuthenticationFailed)
-	if format != "" {
-		e = svcerr.Newf(svcerr.AuthenticationFailed, "%s %s", svcerr.AuthenticationFailed.Message(), fmt.Sprintf(format, args...))
+// failed is AuthenticationFailed with the service's message followed by
+// detail, a sentence of its own.
+func failed(detail string) error {
+	if detail == "" {
+		return svcerr.New(svcerr.AuthenticationFailed)
 	}
-	return e
+	return svcerr.With(svcerr.AuthenticationFailed, svcerr.AuthenticationFailed.Message()+" "+detail)
 }
 
 // Verify authenticates r and returns what it may do.
@@ -91,7 +115,7 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 		return v.verifySAS(r, q)
 	}
 	if v.AllowAnonymous {
-		return Grant{full: true}, nil
+		return Grant{full: true, service: r.Service}, nil
 	}
 	return Grant{}, svcerr.New(svcerr.AuthorizationFailure)
 }
@@ -111,7 +135,7 @@ func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values
 	}
 	acct := v.account(name)
 	if acct == nil {
-		return Grant{}, failed("The account %s is unknown.", name)
+		return Grant{}, failed("The account " + name + " is unknown.")
 	}
 	date := header("x-ms-date")
 	if date == "" {
@@ -124,15 +148,22 @@ func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values
 	if d := r.now().Sub(t); d > MaxClockSkew || d < -MaxClockSkew {
 		return Grant{}, failed("The request date is more than 15 minutes from the server's time.")
 	}
+	if scheme != "SharedKey" && scheme != "SharedKeyLite" {
+		return Grant{}, failed("The authorization scheme " + scheme + " is not supported.")
+	}
+	lite := scheme == "SharedKeyLite"
+	if r.Service != Table {
+		if !signedByAny(acct, sig, blobQueueStrings(r, header, q, lite)) {
+			return Grant{}, failed("The signature does not match.")
+		}
+		return Grant{full: true, service: r.Service}, nil
+	}
 	resource := CanonicalResource(r.Account, r.RawPath, q.Get("comp"))
 	var toSign string
-	switch scheme {
-	case "SharedKeyLite":
+	if lite {
 		toSign = date + "\n" + resource
-	case "SharedKey":
+	} else {
 		toSign = r.Method + "\n" + header("Content-MD5") + "\n" + header("Content-Type") + "\n" + date + "\n" + resource
-	default:
-		return Grant{}, failed("The authorization scheme %s is not supported.", scheme)
 	}
 	if !signedBy(acct, toSign, sig) {
 		return Grant{}, failed("The signature does not match.")
