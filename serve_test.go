@@ -303,7 +303,7 @@ func TestDataLayout(t *testing.T) {
 		"Queue service on http://" + queueAddr + "/devstoreaccount1",
 		"Table service on http://" + tableAddr + "/devstoreaccount1",
 		"connection string DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==" +
-			";BlobEndpoint=http://" + blobAddr + "/devstoreaccount1;QueueEndpoint=http://" + queueAddr + "/devstoreaccount1;TableEndpoint=http://" + tableAddr + "/devstoreaccount1\n",
+			";BlobEndpoint=http://" + blobAddr + "/devstoreaccount1;QueueEndpoint=http://" + queueAddr + "/devstoreaccount1;TableEndpoint=http://" + tableAddr + "/devstoreaccount1/\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the startup log lacks %q:\n%s", want, out.String())

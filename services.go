@@ -91,6 +91,12 @@ func connectionString(services []*service) string {
 	b.WriteString(base64.StdEncoding.EncodeToString(auth.DevAccount().Keys[0]))
 	for _, s := range services {
 		b.WriteString(";" + s.name + "Endpoint=http://" + s.ln.Addr().String() + "/devstoreaccount1")
+		if s.name == "Table" {
+			// Go's aztables builds a broken URL in GetTableSASURL from
+			// an endpoint without it (README.md); the other SDKs take
+			// either.
+			b.WriteString("/")
+		}
 	}
 	return b.String()
 }
