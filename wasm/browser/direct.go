@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"unsafe"
 
 	"github.com/tablelab/tablelab/wasm/stores"
@@ -45,7 +46,9 @@ func tablelabServeDirect(storeLen, reqLen int32) int32 {
 	if store == playground {
 		return -1
 	}
-	resp := direct.set.Serve(store, string(b[storeLen:storeLen+reqLen]))
+	// A copy: the buffer is overwritten by the next call, and a service
+	// may keep what it was sent (a blob's bytes).
+	resp := direct.set.ServeBytes(store, bytes.Clone(b[storeLen:storeLen+reqLen]))
 	tablelabBuffer(int32(len(resp)))
 	return int32(copy(direct.buf[:cap(direct.buf)], resp))
 }

@@ -1,21 +1,28 @@
 //go:build js && wasm
 
-// Command browser is the table engine built for a Web Worker
-// (GOOS=js GOARCH=wasm): the same protocol core as the local server,
-// reached through a function call instead of a socket. worker.js wraps it
-// into globalThis.tablelab, whose methods return Promises:
+// Command browser is the storage engine built for a Web Worker
+// (GOOS=js GOARCH=wasm): the same protocol cores as the local server
+// (Table, Queue and Blob), reached through a function call instead of a
+// socket. worker.js wraps it into globalThis.tablelab, whose methods
+// return Promises:
 //
-//	tablelab.serve(store, request)  → response   raw HTTP/1.1 text each way
-//	tablelab.reset(store)           → undefined  the store emptied
-//	tablelab.export(store)          → JSON text  (engine/dump's format)
-//	tablelab.import(store, text)    → undefined
-//	tablelab.sas()                  → an account SAS query string
+//	tablelab.serve(store, request)   → response   raw HTTP/1.1 each way: a
+//	                                              string, or a Uint8Array
+//	                                              for a binary body
+//	tablelab.reset(store)            → undefined  all three services emptied
+//	tablelab.export(store)           → JSON text  (engine/dump's format)
+//	tablelab.import(store, text)     → undefined
+//	tablelab.advance(store, seconds) → undefined  the store's clock moved on
+//	tablelab.sas()                   → an account SAS query string
+//
+// A request goes to the service its Host header names: 127.0.0.1:10000
+// Blob, :10001 Queue, :10002 Table, the development storage's endpoints.
 //
 // A request to a store in memory goes straight through the module's
 // exports (direct.go). Everything else, and the playground's requests,
 // which wait for IndexedDB, take the general way: JavaScript calls
-// tablelabStart(id, "op\nstore\ndata"), which
-// returns at once; the work runs on another goroutine (blocking inside a
+// tablelabStart(id, "op\nstore\ndata") (or, for a request held as bytes,
+// tablelabStart(id, "serve\nstore\n", bytes)), which returns at once; the work runs on another goroutine (blocking inside a
 // JavaScript callback would deadlock the runtime, which has one thread)
 // and ends with a call of tablelabSettle(id, result, error). A
 // Promise made on the Go side would cost a js.Func and half a dozen
@@ -23,13 +30,17 @@
 // call several times slower than the work behind it.
 //
 // A store is named by the page. The one named "playground" is kept in
-// IndexedDB through globalThis.tablelabIDB, which worker.js provides; any
-// other name is a fresh store in memory, so each docs example runs alone.
+// IndexedDB through globalThis.tablelabIDB, which worker.js provides, a
+// log of its own per service; any other name is a fresh store in memory,
+// so each docs example runs alone.
 package main
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/tablelab/tablelab/wasm/stores"
 )
@@ -40,7 +51,9 @@ const playground = "playground"
 func main() {
 	opts := stores.Options{Persistent: playground}
 	if idb := js.Global().Get("tablelabIDB"); idb.Type() == js.TypeObject {
-		opts.OpenMedium = func() (stores.Medium, error) { return &indexedDB{js: idb, name: playground}, nil }
+		opts.OpenMedium = func(svc stores.Service) (stores.Medium, error) {
+			return &indexedDB{js: idb, name: mediumName(svc)}, nil
+		}
 	}
 	set := stores.New(opts)
 	direct.set = set
@@ -52,8 +65,9 @@ func main() {
 			text, err := set.Export(store)
 			return text, err
 		},
-		"import": func(store, data string) (any, error) { return nil, set.Import(store, data) },
-		"sas":    func(string, string) (any, error) { return stores.SAS(), nil },
+		"import":  func(store, data string) (any, error) { return nil, set.Import(store, data) },
+		"advance": func(store, data string) (any, error) { return nil, advance(set, store, data) },
+		"sas":     func(string, string) (any, error) { return stores.SAS(), nil },
 	}
 	// The calls run on a few long-lived goroutines rather than one new
 	// goroutine each: serving a request grows a goroutine's stack several
@@ -74,18 +88,32 @@ func main() {
 		id := arg(args, 0)
 		op, rest, _ := strings.Cut(stringArg(args, 1), "\n")
 		store, data, _ := strings.Cut(rest, "\n")
-		call := func() {
-			fn, ok := ops[op]
-			if !ok {
-				settle.Invoke(id, nil, "unknown op "+op)
-				return
+		var call func()
+		if msg := arg(args, 2); op == "serve" && msg.Type() == js.TypeObject {
+			// A request held as bytes is answered as bytes: its body
+			// (a blob's) need not be text.
+			req, err := bytesOf(msg)
+			call = func() {
+				if err != nil {
+					settle.Invoke(id, nil, err.Error())
+					return
+				}
+				settle.Invoke(id, jsBytes(set.ServeBytes(store, req)), nil)
 			}
-			result, err := fn(store, data)
-			if err != nil {
-				settle.Invoke(id, nil, err.Error())
-				return
+		} else {
+			call = func() {
+				fn, ok := ops[op]
+				if !ok {
+					settle.Invoke(id, nil, "unknown op "+op)
+					return
+				}
+				result, err := fn(store, data)
+				if err != nil {
+					settle.Invoke(id, nil, err.Error())
+					return
+				}
+				settle.Invoke(id, result, nil)
 			}
-			settle.Invoke(id, result, nil)
 		}
 		select {
 		case calls <- call:
@@ -100,6 +128,26 @@ func main() {
 		started.Invoke()
 	}
 	select {}
+}
+
+// mediumName is the IndexedDB name of a service's log in the playground's
+// store. The Table service keeps the name it had before the store held
+// three services, so a reader's tables survive the upgrade.
+func mediumName(svc stores.Service) string {
+	if svc == stores.Table {
+		return playground
+	}
+	return playground + "/" + svc.String()
+}
+
+// advance moves store's clock on by seconds, a decimal number.
+func advance(set *stores.Set, store, seconds string) error {
+	f, err := strconv.ParseFloat(seconds, 64)
+	// Up to a year: an example waits for a visibility timeout, not an age.
+	if err != nil || f < 0 || f > 366*24*3600 {
+		return errors.New("advance takes a number of seconds from 0 to a year, not " + strconv.Quote(seconds))
+	}
+	return set.Advance(store, time.Duration(f*float64(time.Second)))
 }
 
 func arg(args []js.Value, i int) js.Value {

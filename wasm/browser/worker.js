@@ -1,15 +1,21 @@
-// The table engine in a Web Worker: loads the Go runtime's glue
+// The storage engine in a Web Worker: loads the Go runtime's glue
 // (wasm_exec.js) and app.wasm beside this file, then answers the page's
 // messages (contract 3 of docs/architecture.md):
 //
-//   page → worker  {id, store, req}            req: a raw HTTP/1.1 request
-//   worker → page  {id, resp}                  resp: the raw HTTP/1.1 response
-//   page → worker  {id, store, op, data}       op: reset | export | import | sas
+//   page → worker  {id, store, req}            req: a raw HTTP/1.1 request,
+//                                              a string or a Uint8Array
+//   worker → page  {id, resp}                  resp: the raw HTTP/1.1 response,
+//                                              of the same kind as req
+//   page → worker  {id, store, op, data}       op: reset | export | import |
+//                                              advance (data: seconds) | sas
 //   worker → page  {id, result} or {id, error}
 //   worker → page  {ready: true}               once, when the engine runs
 //
-// The store named "playground" is kept in IndexedDB (tablelabIDB below);
-// any other name is a fresh store in memory.
+// A request goes to the service its Host header names: 127.0.0.1:10000
+// Blob, :10001 Queue, :10002 Table. A request whose body is binary (a
+// blob's) must be a Uint8Array: a string crosses as UTF-8 text. The store
+// named "playground" is kept in IndexedDB (tablelabIDB below), one log per
+// service; any other name is a fresh store in memory.
 "use strict";
 
 importScripts("wasm_exec.js");
@@ -90,11 +96,11 @@ globalThis.tablelabSettle = (id, result, error) => {
   if (error != null) p.reject(new Error(error));
   else p.resolve(result ?? undefined);
 };
-const call = (op, store = "", data = "") =>
+const call = (op, store = "", data = "", bytes = undefined) =>
   new Promise((resolve, reject) => {
     const id = ++nextCall;
     pending.set(id, { resolve, reject });
-    tablelabStart(id, `${op}\n${store.replaceAll("\n", " ")}\n${data}`);
+    tablelabStart(id, `${op}\n${store.replaceAll("\n", " ")}\n${data}`, bytes);
   });
 // serveDirect answers a request to a store in memory with one plain call
 // of the module's exports (wasm/browser/direct.go): the request's bytes
@@ -106,26 +112,40 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const serveDirect = (store, req) => {
   if (exports === null || store === "playground") return null;
+  const text = typeof req === "string";
   // encodeInto writes straight into Go's memory: a UTF-16 unit takes at
   // most three bytes of UTF-8.
-  const room = 3 * (store.length + req.length);
+  const room = 3 * store.length + (text ? 3 * req.length : req.length);
   let at = exports.tablelabBuffer(room);
   let into = new Uint8Array(exports.mem.buffer, at, room);
   const s = encoder.encodeInto(store, into).written;
-  const r = encoder.encodeInto(req, into.subarray(s)).written;
+  let r = req.length;
+  if (text) r = encoder.encodeInto(req, into.subarray(s)).written;
+  else into.set(req, s);
   const n = exports.tablelabServeDirect(s, r);
   if (n < 0) return null;
   at = exports.tablelabBuffer(0); // the response may have moved the buffer
-  return decoder.decode(new Uint8Array(exports.mem.buffer, at, n));
+  const out = new Uint8Array(exports.mem.buffer, at, n);
+  return text ? decoder.decode(out) : out.slice();
+};
+// asRequest is a request as serve takes it: text, or bytes of its own.
+const asRequest = (req) => {
+  if (typeof req === "string" || req instanceof Uint8Array) return req;
+  if (req instanceof ArrayBuffer) return new Uint8Array(req);
+  if (ArrayBuffer.isView(req)) return new Uint8Array(req.buffer, req.byteOffset, req.byteLength);
+  return String(req);
 };
 globalThis.tablelab = {
   serve: (store, req) => {
+    req = asRequest(req);
     const resp = serveDirect(String(store), req);
-    return resp === null ? call("serve", store, req) : Promise.resolve(resp);
+    if (resp !== null) return Promise.resolve(resp);
+    return typeof req === "string" ? call("serve", store, req) : call("serve", store, "", req);
   },
   reset: (store) => call("reset", store),
   export: (store) => call("export", store),
   import: (store, text) => call("import", store, text),
+  advance: (store, seconds) => call("advance", store, String(Number(seconds))),
   sas: () => call("sas"),
 };
 
@@ -155,14 +175,17 @@ const ops = {
   reset: (store) => tablelab.reset(store),
   export: (store) => tablelab.export(store),
   import: (store, data) => tablelab.import(store, String(data ?? "")),
+  advance: (store, data) => tablelab.advance(store, data),
   sas: () => tablelab.sas(),
 };
 
 self.onmessage = async (e) => {
   const { id, store = "", req, op, data } = e.data ?? {};
   await started;
-  if (typeof req === "string") {
-    postMessage({ id, resp: await tablelab.serve(String(store), req) });
+  if (req !== undefined && req !== null) {
+    const resp = await tablelab.serve(String(store), req);
+    // Bytes move to the page rather than being copied.
+    postMessage({ id, resp }, typeof resp === "string" ? [] : [resp.buffer]);
     return;
   }
   try {

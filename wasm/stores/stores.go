@@ -1,27 +1,86 @@
-// Package stores is what a WebAssembly host serves: a set of named engine
-// stores, each behind the same protocol core as the local server, taking
-// and answering requests as raw HTTP/1.1 text. One store may be kept on a
-// Medium (the browser's IndexedDB) so that it survives a reload; the
-// others live in memory, as fresh as their first request.
+// Package stores is what a WebAssembly host serves: a set of named stores,
+// each holding the three storage services (Table, Queue and Blob) behind
+// the same protocol cores as the local server, taking and answering
+// requests as raw HTTP/1.1 messages. One store may be kept on Media (the
+// browser's IndexedDB) so that it survives a reload; the others live in
+// memory, as fresh as their first request.
 package stores
 
 import (
 	"errors"
+	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/blobapi"
+	"github.com/tablelab/tablelab/engine/api/queueapi"
+	"github.com/tablelab/tablelab/engine/blob"
 	"github.com/tablelab/tablelab/engine/dump"
 	"github.com/tablelab/tablelab/engine/durable"
+	"github.com/tablelab/tablelab/engine/queue"
 	"github.com/tablelab/tablelab/engine/svcerr"
 	"github.com/tablelab/tablelab/wasm/httptext"
 )
 
-// Medium keeps the persistent store: a durable.Medium that can also
-// forget everything it holds, for Reset.
+// Service is one of the storage services a store holds.
+type Service uint8
+
+// The services, in the order of their development storage ports.
+const (
+	Blob  Service = iota // 127.0.0.1:10000
+	Queue                // 127.0.0.1:10001
+	Table                // 127.0.0.1:10002
+)
+
+var services = [...]Service{Blob, Queue, Table}
+
+// String returns "blob", "queue" or "table".
+func (s Service) String() string {
+	switch s {
+	case Blob:
+		return "blob"
+	case Queue:
+		return "queue"
+	}
+	return "table"
+}
+
+// ServiceOf returns the service a request's Host header names, as the
+// SDKs address the development storage: port 10000 is Blob, 10001 Queue,
+// anything else Table. Host-style names (account.blob.…, account.queue.…)
+// are read too.
+func ServiceOf(host string) Service {
+	name, port := host, ""
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		name, port = host[:i], host[i+1:]
+	}
+	switch {
+	case port == "10000":
+		return Blob
+	case port == "10001":
+		return Queue
+	case port == "10002":
+		return Table
+	}
+	// Only the service label right after the account counts.
+	_, rest, _ := strings.Cut(name, ".")
+	switch {
+	case strings.HasPrefix(rest, "blob."):
+		return Blob
+	case strings.HasPrefix(rest, "queue."):
+		return Queue
+	}
+	return Table
+}
+
+// Medium keeps one service of the persistent store: a durable.Medium that
+// can also forget everything it holds, for Reset.
 type Medium interface {
 	durable.Medium
 	// Clear forgets the snapshot and the log, after the writes already
@@ -32,12 +91,15 @@ type Medium interface {
 
 // Options configure a Set.
 type Options struct {
-	// Persistent names the store kept on a medium; "" keeps none.
+	// Persistent names the store kept on media; "" keeps none.
 	Persistent string
-	// OpenMedium returns the persistent store's medium, opened afresh
-	// each time the store is opened (at first use, and after a Reset).
-	// Nil keeps that store in memory like the others.
-	OpenMedium func() (Medium, error)
+	// OpenMedium returns the medium of each service of the persistent
+	// store, opened afresh each time the store is opened (at first use,
+	// and after a Reset). Each service has a medium of its own, so that
+	// each keeps one durable log and a record (a batch of entities, a
+	// message, a blob's commit) is stored whole or not at all. Nil keeps
+	// that store in memory like the others.
+	OpenMedium func(Service) (Medium, error)
 	// CompactBytes is the log size below which the persistent store is
 	// not compacted into a snapshot (past it, it is once the log has
 	// outgrown the snapshot); zero means DefaultCompactBytes.
@@ -60,8 +122,9 @@ const (
 // Set is a set of named stores. It is safe for concurrent use.
 type Set struct {
 	opts Options
-	// errors answers requests that reach no store.
-	errors *api.Server
+	// errors answer requests that reach no store, each service in its
+	// own format; they stand on empty stores in memory.
+	errors [len(services)]api.Service
 	ids    *requestIDs
 
 	mu     sync.Mutex
@@ -79,27 +142,43 @@ func New(opts Options) *Set {
 	if opts.CompactEvery <= 0 {
 		opts.CompactEvery = DefaultCompactEvery
 	}
-	ids := newRequestIDs()
-	return &Set{
-		opts:   opts,
-		errors: api.NewServer(nil, api.Options{NewID: ids.New}),
-		ids:    ids,
-		byName: make(map[string]*instance),
+	s := &Set{opts: opts, ids: newRequestIDs(), byName: make(map[string]*instance)}
+	for _, svc := range services {
+		var err error
+		if s.errors[svc], err = s.server(svc, nil, s.opts.Now); err != nil {
+			// An empty store in memory cannot fail to open; a service
+			// that says otherwise answers with the table's errors.
+			s.errors[svc] = api.NewServer(nil, api.Options{NewID: s.ids.New})
+		}
 	}
+	return s
 }
 
 // instance is one named store, opened on first use.
 type instance struct {
-	open   sync.Once
-	err    error // why the store could not be opened
+	open  sync.Once
+	err   error // why the store could not be opened
+	parts [len(services)]part
+	// skew is how far the store's clock runs ahead of the set's, in
+	// nanoseconds: Advance moves it, so that an example can let a
+	// message's visibility timeout pass in an instant.
+	skew atomic.Int64
+}
+
+// part is one service of a store.
+type part struct {
 	store  *engine.Store
-	server *api.Server
+	server api.Service
 	db     *durable.DB // the persistent store's; nil for one in memory
 	medium Medium
 }
 
+func (in *instance) now(base func() time.Time) func() time.Time {
+	return func() time.Time { return base().Add(time.Duration(in.skew.Load())) }
+}
+
 // get returns the named store, opening it on first use: the persistent
-// one is restored from its medium, which may take a while, and requests
+// one is restored from its media, which may take a while, and requests
 // to it wait for that.
 func (s *Set) get(name string) (*instance, error) {
 	s.mu.Lock()
@@ -113,49 +192,130 @@ func (s *Set) get(name string) (*instance, error) {
 	return in, in.err
 }
 
+// server makes the protocol server of svc over store (over an empty store
+// in memory when store is nil).
+func (s *Set) server(svc Service, store *engine.Store, now func() time.Time) (api.Service, error) {
+	if store == nil {
+		store = engine.New(engine.Options{Now: now, OpenKeys: svc != Table})
+	}
+	switch svc {
+	case Queue:
+		q, err := queue.New(store)
+		if err != nil {
+			return nil, err
+		}
+		return queueapi.NewServer(q, queueapi.Options{Verifier: verifier(), NewID: s.ids.New}), nil
+	case Blob:
+		b, err := blob.New(store)
+		if err != nil {
+			return nil, err
+		}
+		return blobapi.NewServer(b, blobapi.Options{Verifier: verifier(), NewID: s.ids.New}), nil
+	}
+	return api.NewServer(store, api.Options{NewID: s.ids.New}), nil
+}
+
+// verifier authenticates the Queue and Blob requests of a page: the
+// development account, as the Table service has it by default.
+func verifier() *auth.Verifier {
+	return &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}}
+}
+
 func (s *Set) openInstance(in *instance, name string) error {
-	if name != s.opts.Persistent || s.opts.OpenMedium == nil {
-		in.store = engine.New(engine.Options{Now: s.opts.Now})
-		in.server = api.NewServer(in.store, api.Options{NewID: s.ids.New})
-		return nil
+	now := in.now(s.opts.Now)
+	persistent := name == s.opts.Persistent && s.opts.OpenMedium != nil
+	for _, svc := range services {
+		p := &in.parts[svc]
+		if persistent {
+			m, err := s.opts.OpenMedium(svc)
+			if err != nil {
+				in.closeAll()
+				return err
+			}
+			db, err := durable.Open(m, durable.Options{Now: now, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
+			if err != nil {
+				in.closeAll()
+				return errors.New("the " + svc.String() + " service: " + err.Error())
+			}
+			p.db, p.medium, p.store = db, m, db.Store
+		} else {
+			p.store = engine.New(engine.Options{Now: now, OpenKeys: svc != Table})
+		}
+		srv, err := s.server(svc, p.store, now)
+		if err != nil {
+			in.closeAll()
+			return errors.New("the " + svc.String() + " service: " + err.Error())
+		}
+		p.server = srv
 	}
-	m, err := s.opts.OpenMedium()
-	if err != nil {
-		return err
-	}
-	db, err := durable.Open(m, durable.Options{Now: s.opts.Now, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
-	if err != nil {
-		return err
-	}
-	in.db, in.medium, in.store = db, m, db.Store
-	in.server = api.NewServer(in.store, api.Options{NewID: s.ids.New})
 	return nil
+}
+
+// closeAll closes the media opened so far, waiting for the writes
+// started on them.
+func (in *instance) closeAll() {
+	for i := range in.parts {
+		if db := in.parts[i].db; db != nil {
+			db.Close()
+		}
+	}
 }
 
 // Serve answers one request given as raw HTTP/1.1 text with the response
 // as raw HTTP/1.1 text. Any failure, malformed text included, is an
 // error response in the service's format.
 func (s *Set) Serve(name, request string) string {
-	var resp *api.Response
 	req, err := httptext.ParseRequest(request)
-	switch {
-	case err != nil:
-		e := svcerr.Newf(svcerr.InvalidInput, "The request is not HTTP/1.1 text: %v", err)
-		resp = s.errors.Error(&api.Request{}, e)
-	default:
-		in, err := s.get(name)
-		if err != nil {
-			e := svcerr.Newf(svcerr.InternalError, "The store %q could not be opened: %v", name, err)
-			resp = s.errors.Error(req, e)
-			break
-		}
-		resp = in.server.Serve(req)
-	}
-	return string(httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp))
+	return string(s.serve(name, req, err))
 }
 
-// Reset empties the named store: the persistent one loses what its
-// medium kept; any other is forgotten, and its name starts afresh.
+// ServeBytes is Serve for a message held as bytes, as a page sends one
+// whose body is binary (a blob's). The request's body aliases msg.
+func (s *Set) ServeBytes(name string, msg []byte) []byte {
+	req, err := httptext.ParseRequestBytes(msg)
+	return s.serve(name, req, err)
+}
+
+func (s *Set) serve(name string, req *api.Request, err error) []byte {
+	var resp *api.Response
+	switch {
+	case err != nil:
+		e := svcerr.With(svcerr.InvalidInput, "The request is not HTTP/1.1 text: "+err.Error())
+		resp = s.errors[Table].Error(&api.Request{}, e)
+	default:
+		svc := ServiceOf(req.Host)
+		in, err := s.get(name)
+		if err != nil {
+			e := svcerr.With(svcerr.InternalError, "The store "+strconv.Quote(name)+" could not be opened: "+err.Error())
+			resp = s.errors[svc].Error(req, e)
+			break
+		}
+		srv := in.parts[svc].server
+		resp = drain(srv, req, srv.Serve(req))
+	}
+	return httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp)
+}
+
+// drain reads a streamed response body (a blob's download) into the
+// response: the message crosses to the page whole. A stream that fails
+// becomes the service's error.
+func drain(srv api.Service, req *api.Request, resp *api.Response) *api.Response {
+	if resp.BodyStream == nil {
+		return resp
+	}
+	body := make([]byte, resp.BodyLength)
+	_, err := io.ReadFull(resp.BodyStream, body)
+	resp.BodyStream.Close()
+	if err != nil {
+		return srv.Error(req, svcerr.With(svcerr.InternalError, "The blob could not be read: "+err.Error()))
+	}
+	resp.BodyStream, resp.Body = nil, body
+	return resp
+}
+
+// Reset empties the named store, all three services: the persistent one
+// loses what its media kept; any other is forgotten, and its name starts
+// afresh.
 func (s *Set) Reset(name string) error {
 	s.mu.Lock()
 	in := s.byName[name]
@@ -166,30 +326,54 @@ func (s *Set) Reset(name string) error {
 	}
 	if in != nil {
 		in.open.Do(func() { in.err = errors.New("reset before it opened") })
-		if in.db != nil {
+	}
+	var errs []error
+	for _, svc := range services {
+		if in != nil && in.parts[svc].db != nil {
 			// Closed first, the store refuses writes, so none lands
 			// after the medium is cleared.
-			in.db.Close()
-			return in.medium.Clear()
+			in.parts[svc].db.Close()
+			errs = append(errs, in.parts[svc].medium.Clear())
+			continue
 		}
+		// Not open here (or it failed to open): its medium may still
+		// hold a store.
+		m, err := s.opts.OpenMedium(svc)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, m.Clear())
 	}
-	// Not open here (or it failed to open): its medium may still hold a
-	// store.
-	m, err := s.opts.OpenMedium()
+	return errors.Join(errs...)
+}
+
+// Advance moves the named store's clock d ahead, for all three services:
+// visibility timeouts, expiry times and timestamps all follow it. The
+// move lasts as long as the store is open; a reload or a Reset starts
+// again from the set's clock.
+func (s *Set) Advance(name string, d time.Duration) error {
+	if d < 0 {
+		return errors.New("the clock only moves forward")
+	}
+	in, err := s.get(name)
 	if err != nil {
 		return err
 	}
-	return m.Clear()
+	in.skew.Add(int64(d))
+	return nil
 }
 
-// Export returns the named store's tables in engine/dump's format.
+// Export returns the named store's tables in engine/dump's format. Queues
+// and blobs are not exported: the format, and the local server's import,
+// hold tables.
 func (s *Set) Export(name string) (string, error) {
 	in, err := s.get(name)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	if err := dump.Export(in.store, &b); err != nil {
+	if err := dump.Export(in.parts[Table].store, &b); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -201,16 +385,18 @@ func (s *Set) Import(name, text string) error {
 	if err != nil {
 		return err
 	}
-	return dump.Import(in.store, strings.NewReader(text))
+	return dump.Import(in.parts[Table].store, strings.NewReader(text))
 }
 
 // SAS returns an account SAS query string for the development account
-// granting every permission on every resource type. A page's SDK uses it
-// because shared-key signing does not run in a browser.
+// granting every permission on every resource type of all three services.
+// A page's SDKs use it because shared-key signing does not run in a
+// browser.
 func SAS() string {
 	dev := auth.DevAccount()
 	return auth.NewAccountSAS(dev.Name, dev.Keys[0], auth.AccountSAS{
-		Permissions:   "rwdlacu",
+		Services:      "bqt",
+		Permissions:   "rwdlacup",
 		ResourceTypes: "sco",
 		// Long after any page using the token has closed.
 		Expiry: time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC),

@@ -12,42 +12,43 @@ import (
 )
 
 // reloads is what a page's IndexedDB is across reloads, in memory: each
-// open is a fresh medium holding what the last one had made durable, as
-// a reload finds it.
+// open is a fresh medium per service holding what the last one had made
+// durable, as a reload finds it.
 type reloads struct {
 	mu   sync.Mutex
-	last *durabletest.Medium
+	last [3]*durabletest.Medium
 }
 
 type clearable struct {
 	*durabletest.Medium
-	r *reloads
+	r   *reloads
+	svc Service
 }
 
 // Clear implements Medium: the next open finds nothing.
 func (c clearable) Clear() error {
 	c.r.mu.Lock()
 	defer c.r.mu.Unlock()
-	c.r.last = durabletest.NewMedium()
+	c.r.last[c.svc] = durabletest.NewMedium()
 	return nil
 }
 
-func (r *reloads) open() (Medium, error) {
+func (r *reloads) open(svc Service) (Medium, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.last == nil {
-		r.last = durabletest.NewMedium()
+	if r.last[svc] == nil {
+		r.last[svc] = durabletest.NewMedium()
 	} else {
-		r.last = r.last.Crash()
+		r.last[svc] = r.last[svc].Crash()
 	}
-	return clearable{r.last, r}, nil
+	return clearable{r.last[svc], r, svc}, nil
 }
 
-// current is the medium of the store opened last.
-func (r *reloads) current() *durabletest.Medium {
+// current is the medium of svc opened last.
+func (r *reloads) current(svc Service) *durabletest.Medium {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.last
+	return r.last[svc]
 }
 
 func clock() func() time.Time {
@@ -137,7 +138,7 @@ func TestPersistentStoreSurvivesReload(t *testing.T) {
 	want(t, do(t, s, "playground", "POST", "Tables", `{"TableName":"Kept"}`), "201")
 	ins := want(t, do(t, s, "playground", "POST", "Kept", `{"PartitionKey":"p","RowKey":"r","N":1}`), "201")
 	want(t, do(t, s, "other", "POST", "Tables", `{"TableName":"Gone"}`), "201")
-	records := r.current().Records()
+	records := r.current(Table).Records()
 	// A batch of three is one record: stored whole or not at all.
 	batch := "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n"
 	for i := range 3 {
@@ -151,7 +152,7 @@ func TestPersistentStoreSurvivesReload(t *testing.T) {
 	if strings.Count(answer.body, "201 Created") != 3 {
 		t.Fatalf("batch answer %s", answer.body)
 	}
-	if n := r.current().Records(); n != records+1 {
+	if n := r.current(Table).Records(); n != records+1 {
 		t.Fatalf("the batch made %d records", n-records)
 	}
 
@@ -192,7 +193,7 @@ func TestCompaction(t *testing.T) {
 	for i := range 200 {
 		want(t, do(t, s, "playground", "POST", "Big", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%03d","Pad":"%s"}`, i, pad)), "201")
 	}
-	m := r.current()
+	m := r.current(Table)
 	deadline := time.Now().Add(10 * time.Second)
 	for m.Snapshots() == 0 {
 		if time.Now().After(deadline) {
@@ -217,7 +218,7 @@ func TestMediumFailureStopsWrites(t *testing.T) {
 	r := &reloads{}
 	s := New(Options{Persistent: "playground", OpenMedium: r.open, Now: clock()})
 	want(t, do(t, s, "playground", "POST", "Tables", `{"TableName":"Kept"}`), "201")
-	r.current().Fail(errors.New("quota exceeded"))
+	r.current(Table).Fail(errors.New("quota exceeded"))
 	failed := want(t, do(t, s, "playground", "POST", "Kept", `{"PartitionKey":"p","RowKey":"r"}`), "500")
 	if !strings.Contains(failed.body, "quota exceeded") {
 		t.Fatalf("%s", failed.body)
@@ -267,5 +268,70 @@ func TestRequestIDsAreUniqueUUIDs(t *testing.T) {
 	b := do(t, s, "x", "GET", "Tables", "").header("x-ms-request-id")
 	if a == "" || a == b {
 		t.Fatalf("request ids %q, %q", a, b)
+	}
+}
+
+func TestServiceOf(t *testing.T) {
+	for host, want := range map[string]Service{
+		"127.0.0.1:10000":                 Blob,
+		"127.0.0.1:10001":                 Queue,
+		"127.0.0.1:10002":                 Table,
+		"localhost:10000":                 Blob,
+		"[::1]:10001":                     Queue,
+		"devstoreaccount1.blob.localhost": Blob,
+		"acct.queue.core.windows.net:443": Queue,
+		"acct.table.core.windows.net":     Table,
+		"blob.example.com":                Table, // the label must follow the account
+		"":                                Table,
+		"127.0.0.1":                       Table,
+	} {
+		if got := ServiceOf(host); got != want {
+			t.Errorf("ServiceOf(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// TestAdvanceMovesTheStoresClock checks that Advance moves one store's
+// clock, for the protocol's Date header and the entities' Timestamps, and
+// no other store's; a reset store starts from the set's clock again.
+func TestAdvanceMovesTheStoresClock(t *testing.T) {
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	s := New(Options{Now: func() time.Time { return at }})
+	want(t, do(t, s, "a", "POST", "Tables", `{"TableName":"Clocked"}`), "201")
+	if err := s.Advance("a", 90*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	r := want(t, do(t, s, "a", "POST", "Clocked", `{"PartitionKey":"p","RowKey":"r"}`), "201")
+	if got := r.header("Date"); got != "Fri, 01 May 2026 13:30:00 GMT" {
+		t.Fatalf("Date %q after advancing 90 minutes", got)
+	}
+	if !strings.Contains(r.body, `"Timestamp":"2026-05-01T13:30:00`) {
+		t.Fatalf("Timestamp not on the advanced clock: %s", r.body)
+	}
+	if got := do(t, s, "b", "GET", "Tables", "").header("Date"); got != "Fri, 01 May 2026 12:00:00 GMT" {
+		t.Fatalf("another store's Date %q", got)
+	}
+	if err := s.Advance("a", -time.Second); err == nil {
+		t.Fatal("the clock moved back")
+	}
+	if err := s.Reset("a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := do(t, s, "a", "GET", "Tables", "").header("Date"); got != "Fri, 01 May 2026 12:00:00 GMT" {
+		t.Fatalf("Date %q after a reset", got)
+	}
+}
+
+// TestServeBytesKeepsBinaryBodies checks that a message of bytes is served
+// as the same text would be, and that its answer is the same.
+func TestServeBytesKeepsBinaryBodies(t *testing.T) {
+	s := New(Options{Now: clock()})
+	text := "POST /devstoreaccount1/Tables?" + SAS() + " HTTP/1.1\r\nHost: 127.0.0.1:10002\r\nAccept: application/json;odata=nometadata\r\nContent-Type: application/json\r\n\r\n" + `{"TableName":"Bytes"}`
+	got := string(s.ServeBytes("a", []byte(text)))
+	if !strings.HasPrefix(got, "HTTP/1.1 201 Created\r\n") || !strings.HasSuffix(got, `{"TableName":"Bytes"}`) {
+		t.Fatalf("%q", got)
+	}
+	if bad := string(s.ServeBytes("a", []byte{0xff, 0, '\n'})); !strings.HasPrefix(bad, "HTTP/1.1 400 ") {
+		t.Fatalf("%q", bad)
 	}
 }
