@@ -1,6 +1,7 @@
 package edm
 
 import (
+	"encoding/hex"
 	"math"
 	"testing"
 )
@@ -62,6 +63,25 @@ func FuzzParseDateTime(f *testing.F) {
 		back, err := ParseDateTime(FormatDateTime(v.Ticks()))
 		if err != nil || back.Ticks() != v.Ticks() {
 			t.Fatalf("%q → %s → %v %v", s, FormatDateTime(v.Ticks()), back.Ticks(), err)
+		}
+	})
+}
+
+// FuzzParseBinaryHex holds the package's own hex decoding to
+// encoding/hex's: the same bytes for the same digits, and a failure for
+// exactly the inputs it rejects.
+func FuzzParseBinaryHex(f *testing.F) {
+	for _, s := range []string{"", "00", "0aFf", "0", "zz", "0g", "DEADbeef", "é1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, wantErr := hex.DecodeString(s)
+		v, err := ParseBinaryHex(s)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%q: error %v, encoding/hex says %v", s, err, wantErr)
+		}
+		if err == nil && v.Str() != string(want) {
+			t.Fatalf("%q: %x, want %x", s, v.Str(), want)
 		}
 	})
 }

@@ -91,11 +91,33 @@ func ParseGuid(s string) (Value, error) {
 
 // ParseBinaryHex reads the hex digits of an X'…' or binary'…' literal.
 func ParseBinaryHex(s string) (Value, error) {
-	b, err := hex.DecodeString(s)
-	if err != nil {
+	// Decoded here rather than by encoding/hex, whose error type would
+	// link fmt into the browser build.
+	if len(s)%2 != 0 {
 		return Value{}, invalid(Binary, s)
 	}
+	b := make([]byte, len(s)/2)
+	for i := range b {
+		hi, lo := unhex(s[2*i]), unhex(s[2*i+1])
+		if hi > 0xf || lo > 0xf {
+			return Value{}, invalid(Binary, s)
+		}
+		b[i] = hi<<4 | lo
+	}
 	return BinaryValue(b), nil
+}
+
+// unhex returns the value of a hex digit in either case, or 0xff.
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0xff
 }
 
 // ParseLiteral reads one whole OData literal of a $filter:
