@@ -37,37 +37,56 @@ export class EngineClient {
     });
   }
 
-  async #call(message) {
+  async #call(message, transfer = []) {
     await this.ready;
     // A worker that has failed answers nothing more: say so at once.
     if (this.failed) throw this.failed;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message });
+      this.worker.postMessage({ id, ...message }, transfer);
     });
   }
 
-  /** request sends one HTTP/1.1 request text to store; resolves to the response text. */
+  /**
+   * request sends one HTTP/1.1 request to store, as text or as a
+   * Uint8Array, and resolves to the response of the same kind. Bytes are
+   * moved to the worker, not copied: req is empty once sent.
+   */
   request(store, req) {
-    return this.#call({ store, req });
+    return this.#call({ store, req }, typeof req === "string" ? [] : [req.buffer]);
   }
 
-  /** op runs "reset", "export", "import" (with data) or "sas" on store. */
+  /**
+   * op runs "reset", "export", "import" (with data), "advance" (data:
+   * seconds) or "sas" on store.
+   */
   op(store, op, data) {
     return this.#call({ store, op, data });
   }
 
   /**
-   * connectionString is a SAS connection string for store, for the SDK,
-   * whose shared-key signing does not run in a browser. The endpoint is the
-   * local server's, so example code prints the same in Node.
+   * connectionString is a SAS connection string for store, for the SDKs,
+   * whose shared-key signing does not run in a browser. The endpoints are
+   * the local server's (UseDevelopmentStorage=true's), so example code
+   * prints the same in Node; the engine worker tells the services apart by
+   * their ports.
    */
   async connectionString(store) {
     const sas = String(await this.op(store, "sas")).replace(/^\?/, "");
-    return `TableEndpoint=${ENDPOINT};SharedAccessSignature=${sas}`;
+    return (
+      `BlobEndpoint=${ENDPOINTS.blob};QueueEndpoint=${ENDPOINTS.queue};` +
+      `TableEndpoint=${ENDPOINTS.table};SharedAccessSignature=${sas}`
+    );
   }
 }
 
-/** ENDPOINT is the account's URL in the browser and in Node alike. */
-export const ENDPOINT = "http://127.0.0.1:10002/devstoreaccount1";
+/** ENDPOINTS are the account's URLs, per service, in the browser and in Node alike. */
+export const ENDPOINTS = {
+  blob: "http://127.0.0.1:10000/devstoreaccount1",
+  queue: "http://127.0.0.1:10001/devstoreaccount1",
+  table: "http://127.0.0.1:10002/devstoreaccount1",
+};
+
+/** ENDPOINT is the Table service's. */
+export const ENDPOINT = ENDPOINTS.table;

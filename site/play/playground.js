@@ -2,14 +2,15 @@
 // right (under it on a phone), what the code did: its output, the
 // entities the last query returned, the plan of each query, a map of the
 // table's keyspace with the stretch the last query walked, the wire log
-// and a running cost meter. The store is the engine's "playground",
+// (tables, queues and blobs alike) and a running cost meter. The store is the engine's "playground",
 // kept in IndexedDB, with Reset, Export and Import; Share puts the code
 // (and, if asked, the data) in the URL's fragment.
 //
 // What tests can read: #playground[data-state] ("ready", "running",
 // "done", "error", "stopped"); #pg-output (exactly what the code printed);
 // #pg-error; #pg-plans li.run-plan[data-plan]; #pg-grid; #pg-wire
-// li[data-method][data-status] (the newest WIRE_LIMIT requests) and
+// li[data-service][data-method][data-status] (the newest WIRE_LIMIT
+// requests; data-service is "table", "queue" or "blob") and
 // #pg-wire-dropped[data-dropped]; #pg-cost dd[data-total]; #pg-map
 // [data-walked-from][data-walked-to]; #pg-share-link (the link Share made).
 //
@@ -21,7 +22,7 @@
 import { EngineClient, ENDPOINT } from "./engine.js";
 import { RunHost, KEEP_REQUESTS } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, planBadge, queryTarget, renderPlans } from "./view.js";
+import { el, errorText, planBadge, queryTarget, renderPlans, serviceOf } from "./view.js";
 import { formatRequest, parseResponse } from "./wire.js";
 import { shareHash, readShareHash } from "./share.js";
 import { entitiesOf, gridOf } from "./grid.js";
@@ -86,8 +87,8 @@ function build(root) {
   run.classList.add("pg-primary");
   const stop = button("pg-stop", "Stop", "Stop the running program");
   stop.hidden = true;
-  const reset = button("pg-reset", "Reset store", "Delete every table of the playground's store");
-  const exportButton = button("pg-export", "Export", "Download the store's tables as JSON");
+  const reset = button("pg-reset", "Reset store", "Delete every table, queue and blob container of the playground's store");
+  const exportButton = button("pg-export", "Export", "Download the store's tables as JSON (queues and blobs stay out)");
   const importButton = button("pg-import", "Import", "Replace the store's tables with an exported JSON file");
   const importFile = el("input");
   importFile.type = "file";
@@ -434,11 +435,15 @@ function plansOf(queries) {
 // first opened: a log of large batches would otherwise lay out every one.
 function wireItem(entry) {
   const item = el("li", "pg-wire-item");
+  const service = serviceOf(entry.url);
   item.dataset.method = entry.method;
   item.dataset.status = String(entry.status);
+  item.dataset.service = service;
   const details = el("details");
   const summary = el("summary");
   summary.append(
+    el("span", `pg-wire-service pg-wire-${service}`, service),
+    " ",
     el("span", "pg-wire-method", entry.method),
     " ",
     el("code", "pg-wire-path", queryTarget(entry.url)),

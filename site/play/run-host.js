@@ -47,8 +47,16 @@ export class RunHost {
       const store = run?.store;
       if (!store) return;
       this.engine.request(store, data.req).then(
-        (resp) => worker.postMessage({ httpReply: data.http, resp }),
+        (resp) => worker.postMessage({ httpReply: data.http, resp }, typeof resp === "string" ? [] : [resp.buffer]),
         (err) => worker.postMessage({ httpReply: data.http, error: err.message }),
+      );
+    } else if ("advance" in data) {
+      // The code's sleep: the run's store's clock moves on, nothing else.
+      const store = run?.store;
+      if (!store) return;
+      this.engine.op(store, "advance", String(data.seconds)).then(
+        () => worker.postMessage({ advanceReply: data.advance }),
+        (err) => worker.postMessage({ advanceReply: data.advance, error: err.message }),
       );
     } else if ("print" in data) {
       run?.lines.push(data.print);

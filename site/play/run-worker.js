@@ -4,8 +4,11 @@
 // it to the engine worker.
 //
 // page → here: {run: code, connectionString}
-// here → page: {http: id, req} (answered by {httpReply: id, resp} or
-//              {httpReply: id, error}), {print: line}, {request: entry},
+// here → page: {http: id, req} (req and resp are HTTP/1.1 messages as
+//              Uint8Arrays; answered by {httpReply: id, resp} or
+//              {httpReply: id, error}), {advance: id, seconds} (the
+//              store's clock, for sleep; answered by {advanceReply: id} or
+//              {advanceReply: id, error}), {print: line}, {request: entry},
 //              {done: {output, error?, requestCount}}
 //
 // done carries no requests, plans or queries: the page heard of every
@@ -13,27 +16,34 @@
 // thousands of entities would otherwise hand the page its whole wire log
 // again in one message at the end.
 
-import * as sdk from "./vendor/data-tables.js";
-import { run } from "./runner.js";
+import { tables, blobs, queues, createHttpHeaders } from "./vendor/azure-storage.js";
+import { run, sdkOf } from "./runner.js";
 import { engineHttpClient } from "./engine-http-client.js";
 
+const sdk = sdkOf(tables, blobs, queues);
 const pending = new Map();
 let nextId = 1;
 
-const httpClient = engineHttpClient(
-  (req) =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      postMessage({ http: id, req });
-    }),
-  sdk.createHttpHeaders,
-);
+// ask posts a message carrying a new id and resolves to the page's reply.
+const ask = (message, transfer = []) =>
+  new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    postMessage({ ...message, [message.http !== undefined ? "http" : "advance"]: id }, transfer);
+  });
+
+// Bytes move to the page rather than being copied.
+const httpClient = engineHttpClient((req) => ask({ http: 0, req }, [req.buffer]), createHttpHeaders);
+
+// sleep lets the time pass on the engine's clock, at once: a message's
+// visibility timeout ends without the reader waiting for it.
+const sleep = (seconds) => ask({ advance: 0, seconds: Number(seconds) });
 
 onmessage = async ({ data }) => {
-  if ("httpReply" in data) {
-    const waiter = pending.get(data.httpReply);
-    pending.delete(data.httpReply);
+  const reply = data.httpReply ?? data.advanceReply;
+  if (reply !== undefined) {
+    const waiter = pending.get(reply);
+    pending.delete(reply);
     if (!waiter) return;
     if ("error" in data) waiter.reject(new Error(data.error));
     else waiter.resolve(data.resp);
@@ -44,6 +54,7 @@ onmessage = async ({ data }) => {
       sdk,
       connectionString: data.connectionString,
       httpClient,
+      sleep,
       onPrint: (line) => postMessage({ print: line }),
       onRequest: (entry) => postMessage({ request: entry }),
     });

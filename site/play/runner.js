@@ -1,8 +1,10 @@
 // The example runner (site contract 4): runs a reader's code against the
-// real @azure/data-tables and reports what it printed and what each query
+// real Azure Storage SDKs (@azure/data-tables, @azure/storage-queue,
+// @azure/storage-blob) and reports what it printed and what each query
 // cost. It is one plain ES module for the browser's runner Worker and for
 // Node's parity run alike: everything that differs between them (the SDK
-// module, the HTTP client, the connection string) comes in through env.
+// modules, the HTTP client, the connection string, how time passes) comes
+// in through env.
 
 /** PLAN_HEADER and the two beside it are the engine's cost headers. */
 export const PLAN_HEADER = "x-tablelab-plan";
@@ -24,11 +26,15 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * call with its bodies, status and time; error, when the code threw, is
  * {name, message, code?, statusCode?, detail?} as the SDK raised it.
  *
- * The code sees every export of env.sdk as a global, with TableClient and
- * TableServiceClient wrapped so that any client it makes reports its
- * requests here, plus print, console and connectionString.
+ * The code sees every export of env.sdk as a global, with the clients
+ * (TableClient, TableServiceClient, QueueServiceClient, QueueClient,
+ * BlobServiceClient, ContainerClient, BlobClient, BlockBlobClient, …)
+ * wrapped so that any client it makes reports its requests here, plus
+ * print, console, sleep and connectionString.
  *
- *   env.sdk               the @azure/data-tables module
+ *   env.sdk               the SDK modules' exports as one object
+ *                         (sdkOf(tables, blobs, queues)), or the
+ *                         @azure/data-tables module alone
  *   env.connectionString  what the code sees as connectionString
  *   env.httpClient        optional: carries every request instead of the
  *                         SDK's own client (the browser's goes to the
@@ -40,6 +46,10 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  *                         otherwise refuses to send an account key (it
  *                         changes nothing for https, so the code stays
  *                         the code that runs against Azure)
+ *   env.sleep(seconds)    optional: how the code's sleep lets time pass;
+ *                         by default a real wait. The browser's moves the
+ *                         engine's clock on at once, so a visibility
+ *                         timeout ends without the reader waiting.
  *   env.onPrint(line), env.onRequest(entry)
  *                         optional: hear of each line and each request as
  *                         it happens, so a page shows them before the code
@@ -72,7 +82,15 @@ export async function run(code, env) {
     connectionString: env.connectionString,
     print,
     console: captured,
+    sleep: (seconds) => (env.sleep ?? realSleep)(Number(seconds)),
   };
+  for (const [name, kind] of Object.entries(STORAGE_CLIENTS)) {
+    if (typeof env.sdk[name] === "function") globals[name] = withStorageOptions(env.sdk[name], kind, options);
+  }
+  if (typeof env.sdk.newPipeline === "function") {
+    const newPipeline = env.sdk.newPipeline;
+    globals.newPipeline = (credential, pipelineOptions) => newPipeline(credential, storageOptions(options, pipelineOptions));
+  }
   const names = Object.keys(globals).filter((n) => identifier.test(n));
   const result = { output: "", plans: [], queries: [], requests };
   try {
@@ -100,11 +118,26 @@ export async function run(code, env) {
   return result;
 }
 
-// sdkImport matches an import of the SDK, which the globals already
-// provide: code copied from the SDK's samples then runs as it is.
+// sdkImport matches an import of the SDKs, which the globals already
+// provide: code copied from the SDKs' samples then runs as it is.
 // Only named imports: a namespace (import * as t) would need an object the
 // code can reach, so it stays and fails as an import does.
-const sdkImport = /^[ \t]*import\s*\{[^}]*\}\s*from\s*["']@azure\/data-tables["'][ \t]*;?/gm;
+const sdkImport = /^[ \t]*import\s*\{[^}]*\}\s*from\s*["']@azure\/(?:data-tables|storage-queue|storage-blob)["'][ \t]*;?/gm;
+
+/**
+ * sdkOf makes env.sdk from the SDK modules: every export of each, where a
+ * name two of them export (newPipeline, Pipeline, …) is the earlier
+ * module's. Pass the modules as sdkOf(tables, blobs, queues).
+ */
+export function sdkOf(...modules) {
+  const out = {};
+  for (let i = modules.length - 1; i >= 0; i--) Object.assign(out, modules[i]);
+  return out;
+}
+
+function realSleep(seconds) {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, seconds) * 1000));
+}
 
 // withoutSdkImports blanks SDK imports, keeping their line breaks so that
 // line numbers in errors stay those of the reader's code.
@@ -123,7 +156,7 @@ function recordingPolicy(requests, onRequest) {
       const entry = {
         method: request.method,
         url: request.url,
-        requestBody: typeof request.body === "string" ? request.body : "",
+        requestBody: await bodyText(request.body),
         status: 0,
         responseBody: "",
         ms: 0,
@@ -133,7 +166,7 @@ function recordingPolicy(requests, onRequest) {
       try {
         const response = await next(request);
         entry.status = response.status;
-        entry.responseBody = response.bodyAsText ?? "";
+        entry.responseBody = response.bodyAsText ?? (response.blobBody ? await bodyText(await response.blobBody) : "");
         const plan = response.headers.get(PLAN_HEADER);
         if (plan) {
           entry.plan = plan;
@@ -150,6 +183,32 @@ function recordingPolicy(requests, onRequest) {
       }
     },
   };
+}
+
+// SHOWN_BYTES is the most of a binary body the wire log shows as text.
+const SHOWN_BYTES = 16 << 10;
+
+// bodyText is a request or response body as the wire log shows it: text
+// as it is, bytes as text when they are short UTF-8, else their size. A
+// stream is not read (the SDK reads it), only named.
+async function bodyText(body) {
+  if (body === undefined || body === null) return "";
+  if (typeof body === "string") return body;
+  let bytes;
+  if (body instanceof ArrayBuffer) bytes = new Uint8Array(body);
+  else if (ArrayBuffer.isView(body)) bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  else if (typeof Blob !== "undefined" && body instanceof Blob) {
+    if (body.size > SHOWN_BYTES) return `(${body.size.toLocaleString("en-US")} bytes)`;
+    bytes = new Uint8Array(await body.arrayBuffer());
+  } else return "(a stream)";
+  if (bytes.length <= SHOWN_BYTES) {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      // binary: its size says enough
+    }
+  }
+  return `(${bytes.length.toLocaleString("en-US")} bytes)`;
 }
 
 // withOptions subclasses an SDK client so every instance, however the code
@@ -185,6 +244,62 @@ function withOptions(Client, optionsAt, options) {
   };
   Object.defineProperty(Wrapped, "name", { value: Client.name });
   return Wrapped;
+}
+
+// STORAGE_CLIENTS are the storage SDKs' client classes and where their
+// options go: "service" clients take (url, credential?, options?) and
+// fromConnectionString(connectionString, options?); "named" ones (a queue,
+// a container) (connectionString, name, options?) or (url, credential?,
+// options?); "blob" ones (connectionString, container, blob, options?) or
+// (url, credential?, options?). Any of them may take (url, pipeline)
+// instead, with the options inside the pipeline.
+const STORAGE_CLIENTS = {
+  QueueServiceClient: "service",
+  BlobServiceClient: "service",
+  QueueClient: "named",
+  ContainerClient: "named",
+  BlobClient: "blob",
+  BlockBlobClient: "blob",
+  AppendBlobClient: "blob",
+  PageBlobClient: "blob",
+};
+
+// storageOptions adds the recording policy and, when given, the HTTP
+// client to a storage client's pipeline options.
+function storageOptions(options, user = {}) {
+  return {
+    ...user,
+    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
+    additionalPolicies: [...(user.additionalPolicies ?? []), { policy: options.policy, position: "perRetry" }],
+  };
+}
+
+// withStorageOptions is withOptions for the storage SDKs' clients.
+function withStorageOptions(Client, kind, options) {
+  const Wrapped = class extends Client {
+    constructor(...args) {
+      if (isPipeline(args[1])) {
+        args[1].options = storageOptions(options, args[1].options);
+      } else {
+        const at = kind === "blob" && typeof args[1] === "string" && typeof args[2] === "string" ? 3 : 2;
+        while (args.length < at) args.push(undefined);
+        args[at] = storageOptions(options, args[at]);
+      }
+      super(...args);
+    }
+  };
+  if (kind === "service") {
+    Wrapped.fromConnectionString = (connectionString, user) =>
+      Client.fromConnectionString(connectionString, storageOptions(options, user));
+  }
+  Object.defineProperty(Wrapped, "name", { value: Client.name });
+  return Wrapped;
+}
+
+// isPipeline tells a storage SDK's Pipeline from credentials and options,
+// as the SDKs do.
+function isPipeline(x) {
+  return Boolean(x) && typeof x === "object" && Array.isArray(x.factories) && typeof x.options === "object";
 }
 
 // isCredential tells the SDK's credential kinds (named key, SAS, token)

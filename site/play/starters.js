@@ -1,5 +1,6 @@
 // Starter programs for the playground. Each can run again on the kept
-// store: upserts rather than inserts, tables created if missing.
+// store: upserts rather than inserts, tables, queues and containers
+// created if missing.
 
 /** STARTERS are {title, code} pairs, the first shown on a fresh visit. */
 export const STARTERS = [
@@ -108,6 +109,79 @@ for (let b = 0; b < 3; b++) {
 let page = 0;
 for await (const p of events.listEntities().byPage({ maxPageSize: 40 })) {
   print("page", ++page, "has", p.length, "entities");
+}
+`,
+  },
+  {
+    title: "Queues: a message comes back when its worker dies",
+    code: `// A queue hands each message to one worker at a time. A worker that
+// takes a message and never deletes it (it crashed) does not lose it:
+// once the visibility timeout ends, the message comes back.
+const queues = QueueServiceClient.fromConnectionString(connectionString);
+const jobs = queues.getQueueClient("jobs");
+await jobs.createIfNotExists();
+await jobs.clearMessages();
+
+await jobs.sendMessage("ship order 42");
+
+// Worker A takes it, hidden from the others for 30 seconds...
+const [a] = (await jobs.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;
+print("A took:", a.messageText, "| dequeueCount", a.dequeueCount);
+// ...so worker B finds nothing to do.
+print("B finds:", (await jobs.receiveMessages()).receivedMessageItems.length, "messages");
+
+// A dies. 30 seconds pass (the engine's clock jumps: no waiting here).
+await sleep(30);
+const [b] = (await jobs.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;
+print("B took:", b.messageText, "| dequeueCount", b.dequeueCount);
+
+// Each take has its own pop receipt: A's no longer deletes the message.
+try {
+  await jobs.deleteMessage(a.messageId, a.popReceipt);
+} catch (e) {
+  print("A's delete:", e.statusCode, e.code);
+}
+await jobs.deleteMessage(b.messageId, b.popReceipt);
+print("left:", (await jobs.peekMessages()).peekedMessageItems.length, "messages");
+// A message taken too often is a poison message: check dequeueCount and
+// move it aside rather than retrying it forever.
+`,
+  },
+  {
+    title: "Blobs: folders by prefix, ranges, ETag conditions",
+    code: `const service = BlobServiceClient.fromConnectionString(connectionString);
+const photos = service.getContainerClient("photos");
+await photos.createIfNotExists();
+
+// Blob names may hold "/": a listing with a delimiter shows them as folders.
+for (const name of ["2026/01/a.jpg", "2026/01/b.jpg", "2026/02/c.jpg", "2026/index.txt", "readme.txt"]) {
+  const body = "contents of " + name;
+  await photos.getBlockBlobClient(name).upload(body, body.length);
+}
+for await (const item of photos.listBlobsByHierarchy("/", { prefix: "2026/" })) {
+  print(item.kind, item.name);
+}
+
+// Part of a blob: the bytes from offset 12, five of them.
+const readme = photos.getBlockBlobClient("readme.txt");
+print("range:", await textOf(await readme.download(12, 5)));
+
+// A write on the condition that nobody changed the blob since we read it.
+const seen = await readme.getProperties();
+await readme.upload("changed by someone else", 23);
+try {
+  await readme.upload("my edit", 7, { conditions: { ifMatch: seen.etag } });
+} catch (e) {
+  print("conditional write:", e.statusCode, e.code);
+}
+
+// A download's body: a Blob in a browser, a stream in Node.
+async function textOf(download) {
+  if (download.blobBody) return (await download.blobBody).text();
+  let text = "";
+  const utf8 = new TextDecoder();
+  for await (const chunk of download.readableStreamBody) text += utf8.decode(chunk, { stream: true });
+  return text + utf8.decode();
 }
 `,
   },

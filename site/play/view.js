@@ -47,22 +47,47 @@ export function renderPlans(queries) {
   return list;
 }
 
+// STORAGE_PARAMS are the query parameters of the Queue and Blob services
+// that say what a request does (its operation, its listing, its message);
+// the rest are the SAS and the SDKs' bookkeeping.
+const STORAGE_PARAMS = new Set([
+  "restype", "comp", "prefix", "delimiter", "marker", "maxresults", "include",
+  "numofmessages", "visibilitytimeout", "messagettl", "peekonly", "popreceipt",
+  "blockid", "blocklisttype",
+]);
+
 /**
  * queryTarget is the readable part of a request URL: the path after the
- * account and the query options, without the SAS.
+ * account and the query options (a table query's, or what a queue or blob
+ * request does), without the SAS.
  */
 export function queryTarget(url) {
   try {
     const u = new URL(url);
-    const path = decodeURIComponent(u.pathname.replace(/^\/[^/]+\//, ""));
+    const path = decodeURIComponent(u.pathname.replace(/^\/[^/]+\/?/, ""));
     const keep = [];
     for (const [k, v] of u.searchParams) {
-      if (k.startsWith("$") || k.startsWith("Next")) keep.push(`${k}=${v}`);
+      if (k.startsWith("$") || k.startsWith("Next") || STORAGE_PARAMS.has(k)) keep.push(`${k}=${v}`);
     }
     return keep.length ? `${path}?${keep.join("&")}` : path;
   } catch {
     return "";
   }
+}
+
+/**
+ * serviceOf names the storage service a request URL is for, by the
+ * development storage's ports: "blob" (10000), "queue" (10001) or "table".
+ */
+export function serviceOf(url) {
+  try {
+    const u = new URL(url);
+    if (u.port === "10000" || /^[^.]+\.blob\./.test(u.hostname)) return "blob";
+    if (u.port === "10001" || /^[^.]+\.queue\./.test(u.hostname)) return "queue";
+  } catch {
+    // not a URL: the table, as before there were three
+  }
+  return "table";
 }
 
 /**

@@ -1,9 +1,10 @@
-// The text of HTTP/1.1 messages as they cross to the engine worker: one
-// string per request and one per response (site contract 3). Nothing here
-// touches the DOM or Node, so the page, the runner Worker and node --test
-// share it.
+// HTTP/1.1 messages as they cross to the engine worker: one string, or one
+// Uint8Array when the body may be binary (a blob's), per request and per
+// response (site contract 3). Nothing here touches the DOM or Node, so the
+// page, the runner Worker and node --test share it.
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * formatRequest writes a request as "METHOD SP target SP HTTP/1.1", its
@@ -12,21 +13,38 @@ const encoder = new TextEncoder();
  * complete HTTP/1.1 message whoever reads it.
  */
 export function formatRequest(method, url, headers, body = "") {
+  return formatHead(method, url, headers, body === "" ? 0 : encoder.encode(body).length) + body;
+}
+
+/**
+ * formatRequestBytes is formatRequest for a body of bytes (a Uint8Array):
+ * the head as UTF-8 text, then the body as it is, in one Uint8Array.
+ */
+export function formatRequestBytes(method, url, headers, body = new Uint8Array(0)) {
+  const head = encoder.encode(formatHead(method, url, headers, body.length));
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head);
+  out.set(body, head.length);
+  return out;
+}
+
+// formatHead writes the request line and header fields, and the blank
+// line that ends them, adding Host and, for a body of length bytes,
+// Content-Length when missing.
+function formatHead(method, url, headers, length) {
   const u = new URL(url);
   const lines = [`${method.toUpperCase()} ${u.pathname}${u.search} HTTP/1.1`];
   let host = false;
-  let length = false;
+  let hasLength = false;
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
     host ||= lower === "host";
-    length ||= lower === "content-length";
+    hasLength ||= lower === "content-length";
     lines.push(`${name}: ${clean(value)}`);
   }
   if (!host) lines.splice(1, 0, `Host: ${u.host}`);
-  if (!length && body !== "") {
-    lines.push(`Content-Length: ${encoder.encode(body).length}`);
-  }
-  return lines.join("\r\n") + "\r\n\r\n" + body;
+  if (!hasLength && length > 0) lines.push(`Content-Length: ${length}`);
+  return lines.join("\r\n") + "\r\n\r\n";
 }
 
 // clean keeps a header value on its own line: a line break inside a value
@@ -53,7 +71,38 @@ export function parseResponse(text) {
     gap = 2;
   }
   const head = split < 0 ? text : text.slice(0, split);
-  const body = split < 0 ? "" : text.slice(split + gap);
+  return { ...parseHead(head), body: split < 0 ? "" : text.slice(split + gap) };
+}
+
+/**
+ * parseResponseBytes is parseResponse for a response held as a
+ * Uint8Array: the head is read as UTF-8 text and body is the bytes after
+ * it (a view into bytes), which a blob's download needs as they are.
+ */
+export function parseResponseBytes(bytes) {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new SyntaxError("engine response is not bytes");
+  }
+  let split = -1;
+  let gap = 4;
+  for (let i = 0; i + 1 < bytes.length; i++) {
+    if (bytes[i] !== 10) continue; // LF
+    if (bytes[i + 1] === 10) {
+      split = i;
+      gap = 2;
+      break;
+    }
+    if (bytes[i - 1] === 13 && bytes[i + 1] === 13 && bytes[i + 2] === 10) {
+      split = i - 1;
+      break;
+    }
+  }
+  const head = decoder.decode(split < 0 ? bytes : bytes.subarray(0, split));
+  return { ...parseHead(head), body: split < 0 ? new Uint8Array(0) : bytes.subarray(split + gap) };
+}
+
+// parseHead reads the status line and header fields of a response.
+function parseHead(head) {
   const [statusLine, ...fields] = head.split(/\r?\n/);
   const m = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(statusLine);
   if (!m) {
@@ -70,5 +119,5 @@ export function parseResponse(text) {
     const value = field.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  return { status: Number(m[1]), reason: m[2] ?? "", headers, body };
+  return { status: Number(m[1]), reason: m[2] ?? "", headers };
 }

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 
 import { run, formatValue, withoutSdkImports } from "../runner.js";
 import { engineHttpClient } from "../engine-http-client.js";
-import * as bundle from "../vendor/data-tables.js";
+import * as bundle from "../vendor/azure-storage.js";
 import * as nodeSdk from "../vendor-src/node_modules/@azure/data-tables/dist/esm/index.js";
 import { startServer, relay, devKey } from "./server.mjs";
 
@@ -28,9 +28,9 @@ before(async () => {
     resourceTypes: "sco",
   });
   browserEnv = {
-    sdk: bundle,
+    sdk: bundle.tables,
     connectionString: `TableEndpoint=${server.endpoint};SharedAccessSignature=${sas.replace(/^\?/, "")}`,
-    httpClient: engineHttpClient((text) => relay(server.port, text), bundle.createHttpHeaders),
+    httpClient: engineHttpClient(relay, bundle.createHttpHeaders),
   };
   nodeEnv = {
     sdk: nodeSdk,

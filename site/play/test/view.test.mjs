@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { queryTarget, errorText } from "../view.js";
+import { queryTarget, errorText, serviceOf } from "../view.js";
 
 test("queryTarget: the table path and query options, never the SAS", () => {
   const sas = "sv=2019-02-02&ss=t&srt=sco&sp=rwdlau&se=2026-11-23T12%3A30%3A08Z&sig=abc%2B%3D";
@@ -15,6 +15,29 @@ test("queryTarget: the table path and query options, never the SAS", () => {
   );
   assert.equal(queryTarget(`http://127.0.0.1:10002/devstoreaccount1/T()?NextPartitionKey=1!8!cA--&${sas}`), "T()?NextPartitionKey=1!8!cA--");
   assert.equal(queryTarget("not a url"), "");
+});
+
+test("queryTarget: what a queue or blob request does, without the SAS or the browser's cache buster", () => {
+  const sas = "sv=2019-02-02&ss=bqt&srt=sco&sp=rwdlacup&se=2099-12-31T00%3A00%3A00Z&sig=abc%2B%3D";
+  assert.equal(
+    queryTarget(`http://127.0.0.1:10000/devstoreaccount1/photos?restype=container&comp=list&prefix=2026%2F&delimiter=%2F&${sas}&_=1700000000000`),
+    "photos?restype=container&comp=list&prefix=2026/&delimiter=/",
+  );
+  assert.equal(queryTarget(`http://127.0.0.1:10000/devstoreaccount1/photos/2026/a%20b.jpg?${sas}`), "photos/2026/a b.jpg");
+  assert.equal(
+    queryTarget(`http://127.0.0.1:10001/devstoreaccount1/orders/messages?numofmessages=1&visibilitytimeout=30&${sas}`),
+    "orders/messages?numofmessages=1&visibilitytimeout=30",
+  );
+  assert.equal(queryTarget(`http://127.0.0.1:10001/devstoreaccount1?comp=list&${sas}`), "?comp=list");
+});
+
+test("serviceOf: the development ports and host-style names", () => {
+  assert.equal(serviceOf("http://127.0.0.1:10000/devstoreaccount1/c"), "blob");
+  assert.equal(serviceOf("http://127.0.0.1:10001/devstoreaccount1/q"), "queue");
+  assert.equal(serviceOf("http://127.0.0.1:10002/devstoreaccount1/T()"), "table");
+  assert.equal(serviceOf("https://acct.blob.core.windows.net/c"), "blob");
+  assert.equal(serviceOf("https://acct.queue.core.windows.net/q"), "queue");
+  assert.equal(serviceOf("nonsense"), "table");
 });
 
 test("errorText: a RestError with its status, the service's code and message", () => {

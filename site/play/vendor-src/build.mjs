@@ -25,7 +25,7 @@ const portableXML = {
 
 const bundles = [
   { entry: "codemirror.entry.js", file: "codemirror.js", plugins: [] },
-  { entry: "data-tables.entry.js", file: "data-tables.js", plugins: [portableXML] },
+  { entry: "azure-storage.entry.js", file: "azure-storage.js", plugins: [portableXML] },
 ];
 
 const packages = new Map(); // package name -> bundles containing it
