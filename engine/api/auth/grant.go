@@ -93,7 +93,16 @@ type Grant struct {
 	// A Blob service SAS's resource: sr is c (the container) or b, bs,
 	// bv (one blob); a Queue service SAS's queue is its container.
 	sr, container, blob string
+	// overrides are a blob SAS's response headers, name and value.
+	overrides [][2]string
 }
+
+// ResponseHeaders returns the response headers a blob or container SAS
+// sets on a download (rscc, rscd, rsce, rscl, rsct as Cache-Control,
+// Content-Disposition, Content-Encoding, Content-Language, Content-Type),
+// in that order, only those the token carries; the service answers a
+// Get Blob with them in place of the blob's own.
+func (g Grant) ResponseHeaders() [][2]string { return g.overrides }
 
 // letters are the sp letters that allow a permission: a table SAS uses
 // r, a, u, d; an account SAS also w (write), l (list), c (create).

@@ -129,6 +129,12 @@ func (g *Grant) serviceSAS(r Request, q url.Values) ([]string, error) {
 			return nil, failed("The SAS version " + strconv.Quote(sv) + " is not supported.")
 		}
 		fields = append(fields, q.Get("rscc"), q.Get("rscd"), q.Get("rsce"), q.Get("rscl"), q.Get("rsct"))
+		for _, o := range [...][2]string{{"rscc", "Cache-Control"}, {"rscd", "Content-Disposition"}, {"rsce", "Content-Encoding"},
+			{"rscl", "Content-Language"}, {"rsct", "Content-Type"}} {
+			if v := q.Get(o[0]); v != "" {
+				g.overrides = append(g.overrides, [2]string{o[1], v})
+			}
+		}
 		return []string{strings.Join(fields, "\n")}, nil
 	case Queue:
 		if r.Container == "" {

@@ -232,6 +232,9 @@ func TestBlobSASFromGoSDK(t *testing.T) {
 	if err != nil {
 		t.Fatalf("blob SAS refused: %v", err)
 	}
+	if o := g.ResponseHeaders(); len(o) != 2 || o[0] != [2]string{"Cache-Control", "no-cache"} || o[1] != [2]string{"Content-Type", "text/csv"} {
+		t.Errorf("response header overrides %q", o)
+	}
 	if g.CheckBlob(auth.Read, auth.ObjectLevel, "box", "dir/a b.txt") != nil || g.CheckBlob(auth.Create, auth.ObjectLevel, "box", "dir/a b.txt") != nil {
 		t.Error("r and c granted")
 	}
