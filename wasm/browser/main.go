@@ -144,7 +144,7 @@ func mediumName(svc stores.Service) string {
 func advance(set *stores.Set, store, seconds string) error {
 	f, err := strconv.ParseFloat(seconds, 64)
 	// Up to a year: an example waits for a visibility timeout, not an age.
-	if err != nil || f < 0 || f > 366*24*3600 {
+	if err != nil || !(f >= 0 && f <= 366*24*3600) { // NaN too
 		return errors.New("advance takes a number of seconds from 0 to a year, not " + strconv.Quote(seconds))
 	}
 	return set.Advance(store, time.Duration(f*float64(time.Second)))

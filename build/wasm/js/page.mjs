@@ -95,3 +95,29 @@ export function parseResponse(text) {
   }
   return { status: Number(statusLine.split(" ")[1]), statusLine, headers, body: text.slice(at + 4) };
 }
+
+/**
+ * message writes a raw HTTP/1.1 request as bytes, for the Queue and Blob
+ * services (host picks the service by its port: 127.0.0.1:10000 Blob,
+ * :10001 Queue); body is text or a Uint8Array.
+ */
+export function message(method, target, host, body = "", headers = {}) {
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const h = { "x-ms-version": "2021-12-02", ...headers };
+  if (bytes.length > 0) h["Content-Length"] = String(bytes.length);
+  const lines = Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const head = new TextEncoder().encode(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n${lines}\r\n`);
+  const out = new Uint8Array(head.length + bytes.length);
+  out.set(head);
+  out.set(bytes, head.length);
+  return out;
+}
+
+/** parseMessage reads a raw HTTP/1.1 response held as bytes: the body stays bytes, text is its UTF-8. */
+export function parseMessage(bytes) {
+  let at = 0;
+  while (at + 3 < bytes.length && !(bytes[at] === 13 && bytes[at + 1] === 10 && bytes[at + 2] === 13 && bytes[at + 3] === 10)) at++;
+  const r = parseResponse(new TextDecoder().decode(bytes.subarray(0, at)) + "\r\n\r\n");
+  const body = bytes.subarray(at + 4);
+  return { ...r, body, text: new TextDecoder().decode(body) };
+}

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { load, request, parseResponse } from "./page.mjs";
+import { load, request, parseResponse, message, parseMessage } from "./page.mjs";
 
 const dir = process.env.TABLELAB_ENGINE_DIR;
 if (!dir) throw new Error("TABLELAB_ENGINE_DIR is not set");
@@ -25,8 +25,18 @@ async function client(page, store) {
     assert.equal(typeof answer.resp, "string", JSON.stringify(answer));
     return parseResponse(answer.resp);
   };
-  return { op, serve, sas };
+  // send is serve for the Queue and Blob services: bytes each way.
+  const send = async (method, target, host, body, headers) => {
+    const signed = target + (target.includes("?") ? "&" : "?") + sas;
+    const answer = await page.call({ store, req: message(method, signed, host, body, headers) });
+    assert.ok(answer.resp instanceof Uint8Array, JSON.stringify(answer).slice(0, 300));
+    return parseMessage(answer.resp);
+  };
+  return { op, serve, send, sas };
 }
+
+const blobHost = "127.0.0.1:10000";
+const queueHost = "127.0.0.1:10001";
 
 test("requests and responses cross as raw HTTP text, with the plan headers on reads", async () => {
   const page = await load(dir);
@@ -232,4 +242,30 @@ test("requests and responses larger than the direct bridge's buffer cross whole"
   assert.ok(r.body.length > 300000);
   assert.equal(JSON.parse(r.body).value.length, 1000);
   assert.equal(r.headers["x-tablelab-returned"], "1000");
+});
+
+test("a request held as bytes is answered as bytes, the same as its text", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-bytes");
+  assert.match(c.sas, /(^|&)ss=bqt(&|$)/);
+  const text = request("POST", `${account}/Tables?${c.sas}`, JSON.stringify({ TableName: "Bytes" }));
+  const answer = await page.call({ store: "example-bytes", req: new TextEncoder().encode(text) });
+  assert.ok(answer.resp instanceof Uint8Array);
+  const r = parseMessage(answer.resp);
+  assert.equal(r.status, 201, r.text);
+  assert.equal(JSON.parse(r.text).TableName, "Bytes");
+});
+
+test("advance moves a store's clock on, and nothing else's", async () => {
+  const page = await load(dir);
+  const a = await client(page, "example-clock-a");
+  const b = await client(page, "example-clock-b");
+  const date = async (c) => Date.parse((await c.serve("GET", `${account}/Tables`)).headers.date);
+  const before = await date(a);
+  await a.op("advance", "7200");
+  const after = await date(a);
+  assert.ok(after - before >= 7200e3 && after - before < 7260e3, `${after - before} ms`);
+  assert.ok(Math.abs((await date(b)) - before) < 60e3);
+  await assert.rejects(a.op("advance", "-1"), /advance/);
+  await assert.rejects(a.op("advance", "soon"), /advance/);
 });
