@@ -1,19 +1,22 @@
 // Parity: every runnable example of the built site runs in Node with the
-// real @azure/data-tables and its own HTTP client against `go run .
-// -memory`, through the same runner module the browser uses
-// (site/play/runner.js). Each must print exactly its declared output and
+// real SDKs (@azure/data-tables, @azure/storage-queue, @azure/storage-blob)
+// and their own HTTP client against `go run . -memory`, through the same
+// runner module the browser uses (site/play/runner.js). Each must print exactly its declared output and
 // make the queries its declared plans name, and print what the browser
 // printed (the record site.test.mjs leaves in out/).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import * as sdk from "@azure/data-tables";
+import * as tables from "@azure/data-tables";
+import * as blobs from "@azure/storage-blob";
+import * as queues from "@azure/storage-queue";
 import { siteExamples, markdownRunBlocks, settled } from "./examples.mjs";
 import { startServer, connectionString, distDir, repoRoot, requireDist } from "./server.mjs";
 import { readBrowserRecord } from "./record.mjs";
 
 requireDist();
-const { run } = await import(join(repoRoot, "site/play/runner.js"));
+const { run, sdkOf } = await import(join(repoRoot, "site/play/runner.js"));
+const sdk = sdkOf(tables, blobs, queues);
 const examples = siteExamples(distDir);
 const browserSaw = readBrowserRecord();
 const nodeSaw = new Map();
@@ -40,7 +43,7 @@ for (const ex of examples) {
   test(`Node, real SDK over HTTP: ${ex.page}#${ex.id}`, async () => {
     const result = await run(ex.source, {
       sdk,
-      connectionString: connectionString(server.tablePort),
+      connectionString: connectionString(server),
       // The SDK's own HTTP client refuses http:// without it; the
       // examples' code stays the browser's, unchanged.
       clientOptions: { allowInsecureConnection: true },

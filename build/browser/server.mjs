@@ -85,9 +85,10 @@ function knowsFlag(bin, name) {
 
 /**
  * Starts `tablelab -memory` with its Table service on tablePort (10002 when
- * free, so that the examples' development endpoint is the one they reach)
- * and, when the build has -site-addr, its site on another free port; args
- * are added to the command line.
+ * free, so that the examples' development endpoint is the one they reach),
+ * its Blob and Queue services on blobPort and queuePort (10000 and 10001
+ * when free) when the build has them, and, when the build has -site-addr,
+ * its site on another free port; args are added to the command line.
  * Returns the ports, whether it serves the site, and stop().
  */
 export async function startServer({ site = false, args: extra = [] } = {}) {
@@ -97,6 +98,13 @@ export async function startServer({ site = false, args: extra = [] } = {}) {
   // Not -quiet: the request log's tail says what the server saw when a
   // test fails.
   const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`, ...extra];
+  let blobPort = 0;
+  let queuePort = 0;
+  if (knowsFlag(bin, "blob-addr")) {
+    blobPort = await freePort(10000);
+    queuePort = await freePort(10001);
+    args.push("-blob-addr", `127.0.0.1:${blobPort}`, "-queue-addr", `127.0.0.1:${queuePort}`);
+  }
   let sitePort = 0;
   const hasSite = knowsFlag(bin, "site-addr");
   const servesSite = site && hasSite;
@@ -125,21 +133,25 @@ export async function startServer({ site = false, args: extra = [] } = {}) {
     rmSync(tmp, { recursive: true, force: true });
   };
   try {
-    await waitListening(tablePort, child, log, 30000);
+    for (const port of [tablePort, blobPort, queuePort]) if (port) await waitListening(port, child, log, 30000);
     // The site may be built first when it is missing or stale.
     if (servesSite) await waitListening(sitePort, child, log, 300000);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { tablePort, sitePort, servesSite, log, stop };
+  return { tablePort, blobPort, queuePort, sitePort, servesSite, log, stop };
 }
 
-/** The connection string the examples use, for a Table service on port. */
-export function connectionString(port) {
-  return (
-    "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" +
-    devKey +
-    `;TableEndpoint=http://127.0.0.1:${port}/devstoreaccount1`
-  );
+/**
+ * The connection string the examples use in Node, for a server started by
+ * startServer (or, given a number, a Table service on that port): the
+ * account key, and an endpoint for each service it runs.
+ */
+export function connectionString(server) {
+  const ports = typeof server === "number" ? { tablePort: server } : server;
+  let s = "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + devKey;
+  if (ports.blobPort) s += `;BlobEndpoint=http://127.0.0.1:${ports.blobPort}/devstoreaccount1`;
+  if (ports.queuePort) s += `;QueueEndpoint=http://127.0.0.1:${ports.queuePort}/devstoreaccount1`;
+  return s + `;TableEndpoint=http://127.0.0.1:${ports.tablePort}/devstoreaccount1`;
 }
