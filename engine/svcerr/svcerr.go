@@ -45,6 +45,7 @@ const (
 	AuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
 	AuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
 	AuthorizationResourceTypeMismatch       Code = "AuthorizationResourceTypeMismatch"
+	AuthorizationServiceMismatch            Code = "AuthorizationServiceMismatch"
 	InvalidHeaderValue                      Code = "InvalidHeaderValue"
 	MissingRequiredHeader                   Code = "MissingRequiredHeader"
 	InvalidQueryParameterValue              Code = "InvalidQueryParameterValue"
@@ -124,6 +125,7 @@ var codes = map[Code]codeInfo{
 	AuthorizationProtocolMismatch:           {403, "This request is not authorized to perform this operation using this protocol."},
 	AuthorizationSourceIPMismatch:           {403, "This request is not authorized to perform this operation using this source IP."},
 	AuthorizationResourceTypeMismatch:       {403, "This request is not authorized to perform this operation using this resource type."},
+	AuthorizationServiceMismatch:            {403, "This request is not authorized to perform this operation using this service."},
 	InvalidHeaderValue:                      {400, "The value for one of the HTTP headers is not in the correct format."},
 	MissingRequiredHeader:                   {400, "An HTTP header that's mandatory for this request is not specified."},
 	InvalidQueryParameterValue:              {400, "Value for one of the query parameters specified in the request URI is invalid."},
