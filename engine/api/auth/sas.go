@@ -22,9 +22,7 @@ func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 	var toSigns []string
 	if q.Has("ss") || q.Has("srt") {
 		if !strings.Contains(q.Get("ss"), r.Service.letter()) {
-			// The service answers AuthorizationServiceMismatch, which
-			// svcerr does not have yet.
-			return Grant{}, svcerr.With(svcerr.AuthorizationFailure, "The account SAS does not cover the "+r.Service.String()+" service.")
+			return Grant{}, svcerr.New(svcerr.AuthorizationServiceMismatch)
 		}
 		g.account, g.resourceTypes = true, q.Get("srt")
 		toSigns = accountSASStrings(r.Account, q)

@@ -343,7 +343,7 @@ func TestAccountSASFromGoSDK(t *testing.T) {
 	}
 	// ss=b is no good for queues or tables.
 	for _, svc := range []auth.Service{auth.Queue, auth.Table} {
-		if _, err := v.Verify(sasRequest(svc, "GET", "/devstoreaccount1", p.Encode())); !svcerr.Is(err, svcerr.AuthorizationFailure) {
+		if _, err := v.Verify(sasRequest(svc, "GET", "/devstoreaccount1", p.Encode())); !svcerr.Is(err, svcerr.AuthorizationServiceMismatch) {
 			t.Errorf("%v: %v", svc, err)
 		}
 	}
