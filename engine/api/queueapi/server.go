@@ -1,44 +1,348 @@
 // Package queueapi is the Azure Queue service's REST protocol over
-// engine/queue.
+// engine/queue: routing, authentication, the query parameters and their
+// ranges, the XML bodies and the service's error format. Like engine/api
+// it is a function from a request value to a response value and imports
+// nothing of a host, so the local server, the browser and the Worker
+// share it.
+//
+// The service's operations are all here: list, create and delete queues,
+// queue metadata (with the approximate message count), put, get, peek,
+// update, delete and clear messages. What the service has besides —
+// service properties and statistics, queue access policies, user
+// delegation keys — is answered with 501 NotImplemented.
 package queueapi
 
 import (
+	"errors"
+	"io"
+	"strconv"
+	"time"
+
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/xmlwire"
 	"github.com/tablelab/tablelab/engine/queue"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
+
+// DefaultVersion is the protocol version answered when a request names none.
+const DefaultVersion = "2024-08-04"
+
+// MaxBodyBytes is the largest request body the service reads: a message
+// of 64 KiB, escaped.
+const MaxBodyBytes = 1 << 20
 
 // Options configure a Server.
 type Options struct {
 	// Verifier authenticates requests. Nil means the development account
 	// with its well-known key, and no anonymous access.
 	Verifier *auth.Verifier
-	// NewID returns request ids, message ids and pop receipts; nil uses
-	// random UUIDs.
+	// NewID returns request ids, message ids and pop receipts, in the order
+	// a request needs them; nil uses random ones. Examples inject a counter
+	// to get the same ids on every run.
 	NewID func() string
 }
 
 // Server answers Queue service requests.
 type Server struct {
-	svc  *queue.Service
-	opts Options
+	svc      *queue.Service
+	verifier *auth.Verifier
+	newID    func() string
+	// ids is what the model draws message ids and pop receipts from: nil
+	// (random ones) unless Options.NewID is set.
+	ids func() string
 }
 
 var _ api.Service = (*Server)(nil)
 
-// NewServer returns a protocol server over svc.
+// NewServer returns a protocol server over svc. It reads the service's
+// clock, the store's, for Date headers, error times, authentication and
+// every message time, so whoever sets the store's clock sets the server's.
+// A nil svc makes a server that answers every request with an error.
 func NewServer(svc *queue.Service, opts Options) *Server {
-	return &Server{svc: svc, opts: opts}
+	s := &Server{svc: svc, verifier: opts.Verifier, newID: opts.NewID, ids: opts.NewID}
+	if s.newID == nil {
+		s.newID = queue.RandomID
+	}
+	if s.verifier == nil {
+		s.verifier = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}}
+	}
+	return s
 }
 
-// Serve answers one request.
-func (s *Server) Serve(req *api.Request) *api.Response {
-	return s.Error(req, svcerr.New(svcerr.NotImplemented))
+func (s *Server) now() time.Time {
+	if s.svc == nil {
+		return time.Now()
+	}
+	return s.svc.Now()
 }
 
-// Error answers req with err in the service's format.
+// call is the state of one request being answered.
+type call struct {
+	s     *Server
+	req   *api.Request
+	rt    *route
+	grant auth.Grant
+	resp  *api.Response
+	id    string
+	now   time.Time
+}
+
+func (s *Server) newCall(req *api.Request) *call {
+	c := &call{s: s, req: req, resp: &api.Response{}, id: s.newID(), now: s.now()}
+	h := &c.resp.Header
+	h.Set("x-ms-request-id", c.id)
+	v := req.Header.Get("x-ms-version")
+	if v == "" {
+		v = DefaultVersion
+	}
+	h.Set("x-ms-version", v)
+	h.Set("Date", httpDate(c.now))
+	if id := req.Header.Get("x-ms-client-request-id"); id != "" {
+		h.Set("x-ms-client-request-id", id)
+	}
+	return c
+}
+
+// Serve answers one request. It never panics on any input; every failure
+// becomes an error response in the service's format.
+func (s *Server) Serve(req *api.Request) (resp *api.Response) {
+	c := s.newCall(req)
+	defer func() {
+		// A bug must cost one request, not the host: the browser and the
+		// Worker lose all in-memory state when the runtime dies.
+		if p := recover(); p != nil {
+			resp = c.fail(svcerr.New(svcerr.InternalError))
+		}
+	}()
+	if s.svc == nil {
+		return c.fail(svcerr.With(svcerr.InternalError, "The queue service has no store."))
+	}
+	if err := c.serve(); err != nil {
+		return c.fail(err)
+	}
+	return c.resp
+}
+
+// Error answers req with err in the service's format, for failures a host
+// finds before it has a whole request, such as an oversized body.
 func (s *Server) Error(req *api.Request, err error) *api.Response {
-	e := svcerr.From(err)
-	return &api.Response{Status: e.Status()}
+	return s.newCall(req).fail(err)
 }
+
+// paramError is a failure about one query parameter; the service names the
+// parameter, its value and the range allowed in elements of the error body.
+type paramError struct {
+	err              *svcerr.Error
+	name, value      string
+	minimum, maximum string
+	reason           string
+}
+
+func (e *paramError) Error() string { return e.err.Error() }
+func (e *paramError) Unwrap() error { return e.err }
+
+// fail turns err into the response.
+func (c *call) fail(err error) *api.Response {
+	e := svcerr.From(err)
+	c.resp.Status = e.Status()
+	c.resp.Header.Set("x-ms-error-code", string(e.Code))
+	c.resp.BodyStream, c.resp.BodyLength = nil, 0
+	if c.req.Method == "HEAD" {
+		c.resp.Body = nil
+		return c.resp
+	}
+	c.resp.Header.Set("Content-Type", "application/xml")
+	b := xmlwire.AppendError(nil, e.Code, e.Message, c.id, c.now)
+	var pe *paramError
+	if errors.As(err, &pe) {
+		b = appendDetails(b, pe)
+	}
+	c.resp.Body = b
+	return c.resp
+}
+
+// appendDetails puts a parameter error's details inside the error body,
+// after the message, as the service does.
+func appendDetails(b []byte, pe *paramError) []byte {
+	const end = "</Error>"
+	if len(b) < len(end) || string(b[len(b)-len(end):]) != end {
+		return b
+	}
+	b = b[:len(b)-len(end)]
+	b = xmlwire.AppendElement(b, "QueryParameterName", pe.name)
+	b = xmlwire.AppendElement(b, "QueryParameterValue", pe.value)
+	if pe.minimum != "" {
+		b = xmlwire.AppendElement(b, "MinimumAllowed", pe.minimum)
+		b = xmlwire.AppendElement(b, "MaximumAllowed", pe.maximum)
+	}
+	if pe.reason != "" {
+		b = xmlwire.AppendElement(b, "Reason", pe.reason)
+	}
+	return append(b, end...)
+}
+
+// serve routes the request to its operation.
+func (c *call) serve() error {
+	rt, err := parseRoute(c.req)
+	if err != nil {
+		return err
+	}
+	c.rt = rt
+	if c.grant, err = c.s.verifier.Verify(auth.Request{
+		Service:   auth.Queue,
+		Method:    c.req.Method,
+		RawPath:   rt.rawPath,
+		Query:     rt.rawQuery,
+		Header:    c.req.Header.Get,
+		Headers:   c.req.Header.Each,
+		Container: rt.queue,
+		Account:   rt.account,
+		Scheme:    c.req.Scheme,
+		RemoteIP:  c.req.RemoteIP,
+		Now:       c.now,
+	}); err != nil {
+		return err
+	}
+	method := c.req.Method
+	comp := rt.query.Get("comp")
+	switch rt.kind {
+	case resService:
+		switch {
+		case rt.query.Get("restype") == "service" && (comp == "properties" || comp == "stats"),
+			comp == "userdelegationkey", comp == "batch":
+			return notImplemented("Queue service " + comp)
+		case comp == "list" && (method == "GET" || method == "HEAD"):
+			return c.listQueues()
+		case comp == "list":
+			return unsupportedVerb(method)
+		}
+		return invalidComp(comp)
+	case resQueue:
+		if err := queue.ValidateName(rt.queue); err != nil {
+			return err
+		}
+		switch comp {
+		case "":
+			switch method {
+			case "PUT":
+				return c.createQueue()
+			case "DELETE":
+				return c.deleteQueue()
+			}
+			return unsupportedVerb(method)
+		case "metadata":
+			switch method {
+			case "GET", "HEAD":
+				return c.getMetadata()
+			case "PUT":
+				return c.setMetadata()
+			}
+			return unsupportedVerb(method)
+		case "acl":
+			return notImplemented("Queue access policies")
+		}
+		return invalidComp(comp)
+	case resMessages:
+		if err := queue.ValidateName(rt.queue); err != nil {
+			return err
+		}
+		switch method {
+		case "POST":
+			return c.putMessage()
+		case "GET", "HEAD":
+			if rt.query.Get("peekonly") == "true" {
+				return c.peekMessages()
+			}
+			return c.getMessages()
+		case "DELETE":
+			return c.clearMessages()
+		}
+		return unsupportedVerb(method)
+	case resMessage:
+		if err := queue.ValidateName(rt.queue); err != nil {
+			return err
+		}
+		switch method {
+		case "PUT":
+			return c.updateMessage()
+		case "DELETE":
+			return c.deleteMessage()
+		}
+		return unsupportedVerb(method)
+	}
+	return svcerr.New(svcerr.InvalidURI)
+}
+
+func notImplemented(what string) error {
+	return svcerr.With(svcerr.NotImplemented, what+" is not implemented by tablelab.")
+}
+
+func unsupportedVerb(method string) error {
+	return svcerr.With(svcerr.UnsupportedHTTPVerb, "The resource doesn't support the HTTP verb "+method+".")
+}
+
+func invalidComp(comp string) error {
+	return &paramError{
+		err:   svcerr.New(svcerr.InvalidQueryParameterValue),
+		name:  "comp",
+		value: comp,
+	}
+}
+
+// body returns the request body, at most MaxBodyBytes of it.
+func (c *call) body() ([]byte, error) {
+	if c.req.BodyStream == nil {
+		if len(c.req.Body) > MaxBodyBytes {
+			return nil, svcerr.New(svcerr.RequestBodyTooLarge)
+		}
+		return c.req.Body, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(c.req.BodyStream, MaxBodyBytes+1))
+	if err != nil {
+		return nil, svcerr.With(svcerr.InvalidInput, "The request body could not be read.")
+	}
+	if len(b) > MaxBodyBytes {
+		return nil, svcerr.New(svcerr.RequestBodyTooLarge)
+	}
+	return b, nil
+}
+
+func (c *call) xml(status int, body []byte) {
+	c.resp.Status = status
+	c.resp.Header.Set("Content-Type", "application/xml")
+	if c.req.Method != "HEAD" {
+		c.resp.Body = body
+	}
+}
+
+// httpDate formats t as HTTP and the service's XML write times.
+func httpDate(t time.Time) string {
+	return t.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
+}
+
+// intParam reads an integer query parameter in [min, max]: absent gives
+// ok false; not an integer fails with InvalidQueryParameterValue, out of
+// range with OutOfRangeQueryParameterValue.
+func (c *call) intParam(name string, min, max int64) (n int64, ok bool, err error) {
+	if !c.rt.query.Has(name) {
+		return 0, false, nil
+	}
+	v := c.rt.query.Get(name)
+	n, perr := strconv.ParseInt(v, 10, 64)
+	if perr != nil {
+		return 0, false, &paramError{err: svcerr.New(svcerr.InvalidQueryParameterValue), name: name, value: v}
+	}
+	if n < min || n > max {
+		return 0, false, &paramError{
+			err:     svcerr.New(svcerr.OutOfRangeQueryParameterValue),
+			name:    name,
+			value:   v,
+			minimum: strconv.FormatInt(min, 10),
+			maximum: strconv.FormatInt(max, 10),
+		}
+	}
+	return n, true, nil
+}
+
+func seconds(n int64) time.Duration { return time.Duration(n) * time.Second }

@@ -1,0 +1,101 @@
+package queueapi
+
+import (
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// resourceKind is what a request path addresses.
+type resourceKind uint8
+
+const (
+	resService  resourceKind = iota + 1 // the account: list queues, service properties
+	resQueue                            // /queue
+	resMessages                         // /queue/messages
+	resMessage                          // /queue/messages/id
+)
+
+// route is a parsed request target.
+type route struct {
+	account string
+	// rawPath is the path as sent, percent-escapes intact, for signatures.
+	rawPath  string
+	rawQuery string
+	query    url.Values
+	// base is the URL the account's resources hang off:
+	// http://127.0.0.1:10001/devstoreaccount1.
+	base    string
+	kind    resourceKind
+	queue   string
+	message string
+}
+
+// pathStyleHost reports whether requests to host name the account in the
+// first path segment (the emulator's addressing) rather than in the first
+// label of the host name (the service's).
+func pathStyleHost(host string) bool {
+	h := host
+	if strings.HasPrefix(h, "[") {
+		h, _, _ = strings.Cut(h[1:], "]")
+	} else if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	if _, err := netip.ParseAddr(h); err == nil || h == "" || !strings.Contains(h, ".") {
+		return true
+	}
+	return false
+}
+
+// parseRoute splits a request target into account and resource.
+func parseRoute(r *api.Request) (*route, error) {
+	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
+	q, err := auth.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
+	}
+	rt := &route{rawPath: rawPath, rawQuery: rawQuery, query: q}
+	scheme := r.Scheme
+	if scheme == "" {
+		scheme = "http"
+	}
+	rest := strings.TrimPrefix(rawPath, "/")
+	if pathStyleHost(r.Host) {
+		acct, after, _ := strings.Cut(rest, "/")
+		rt.account, rest = acct, after
+		rt.base = scheme + "://" + r.Host + "/" + acct
+	} else {
+		rt.account, _, _ = strings.Cut(r.Host, ".")
+		rt.base = scheme + "://" + r.Host
+	}
+	if rt.account == "" {
+		return nil, svcerr.New(svcerr.InvalidURI)
+	}
+	rest = strings.TrimSuffix(rest, "/")
+	if rest == "" {
+		rt.kind = resService
+		return rt, nil
+	}
+	segs := strings.Split(rest, "/")
+	for i, s := range segs {
+		if segs[i], err = url.PathUnescape(s); err != nil || segs[i] == "" {
+			return nil, svcerr.New(svcerr.InvalidURI)
+		}
+	}
+	rt.queue = segs[0]
+	switch {
+	case len(segs) == 1:
+		rt.kind = resQueue
+	case len(segs) == 2 && segs[1] == "messages":
+		rt.kind = resMessages
+	case len(segs) == 3 && segs[1] == "messages":
+		rt.kind, rt.message = resMessage, segs[2]
+	default:
+		return nil, svcerr.New(svcerr.InvalidURI)
+	}
+	return rt, nil
+}
