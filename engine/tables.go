@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/btree"
@@ -95,7 +95,7 @@ func (s *Store) addTable(t *table) {
 	s.byName[t.name] = t
 	s.byLower[strings.ToLower(t.name)] = t
 	// The listing is copied on write: QueryTables reads it without the lock.
-	i := sort.Search(len(s.names), func(i int) bool { return tableNameLess(t.name, s.names[i]) })
+	i, _ := slices.BinarySearchFunc(s.names, t.name, tableNameCompare)
 	names := make([]string, 0, len(s.names)+1)
 	names = append(append(append(names, s.names[:i]...), t.name), s.names[i:]...)
 	s.names = names
@@ -127,12 +127,14 @@ func (s *Store) dropTable(t *table) {
 
 // tableNameLess orders table listings: by name ignoring case, then by the
 // exact name, so the order is total.
-func tableNameLess(a, b string) bool {
-	la, lb := strings.ToLower(a), strings.ToLower(b)
-	if la != lb {
-		return la < lb
+func tableNameLess(a, b string) bool { return tableNameCompare(a, b) < 0 }
+
+// tableNameCompare is tableNameLess as slices' comparison.
+func tableNameCompare(a, b string) int {
+	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+		return c
 	}
-	return a < b
+	return strings.Compare(a, b)
 }
 
 // TableQuery selects tables.

@@ -7,7 +7,6 @@
 package svcerr
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -226,8 +225,7 @@ func (e *Error) AtIndex(i int) *Error {
 // From returns err as an *Error. An error that is not one becomes an
 // InternalError, so every failure has a code and a status.
 func From(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
+	if e := find(err); e != nil {
 		return e
 	}
 	return &Error{Code: InternalError, Message: InternalError.Message(), Index: -1}
@@ -248,6 +246,31 @@ func Clause(msg string) string {
 
 // Is reports whether err is a service error with the given code.
 func Is(err error, code Code) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Code == code
+	e := find(err)
+	return e != nil && e.Code == code
+}
+
+// find is errors.As for *Error, which needs no reflection: errors.As
+// links internal/reflectlite's type comparison into the browser build.
+// It unwraps the same chains (Unwrap() error and Unwrap() []error, depth
+// first) and ignores As methods, which no error of tablelab has.
+func find(err error) *Error {
+	for err != nil {
+		switch x := err.(type) {
+		case *Error:
+			return x
+		case interface{ Unwrap() error }:
+			err = x.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range x.Unwrap() {
+				if f := find(e); f != nil {
+					return f
+				}
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
 }

@@ -1,6 +1,11 @@
 package svcerr
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+)
 
 func TestClause(t *testing.T) {
 	for in, want := range map[string]string{
@@ -28,5 +33,38 @@ func TestErrorString(t *testing.T) {
 	}
 	if e.Index != -1 || New(TableNotFound).Index != -1 {
 		t.Error("an error outside a batch names an operation")
+	}
+}
+
+// TestFromAndIs checks that From and Is see through the chains errors.As
+// walks: %w wrapping, errors.Join, and wrapping inside a join.
+func TestFromAndIs(t *testing.T) {
+	base := With(MessageNotFound, "gone")
+	for name, err := range map[string]error{
+		"bare":           base,
+		"wrapped":        fmt.Errorf("op: %w", base),
+		"twice wrapped":  fmt.Errorf("outer: %w", fmt.Errorf("inner: %w", base)),
+		"joined":         errors.Join(errors.New("first"), base),
+		"wrapped joined": fmt.Errorf("op: %w", errors.Join(io.EOF, fmt.Errorf("x: %w", base))),
+	} {
+		if got := From(err); got != base {
+			t.Errorf("%s: From = %v, want the wrapped error", name, got)
+		}
+		if !Is(err, MessageNotFound) || Is(err, QueueNotFound) {
+			t.Errorf("%s: Is does not match the code alone", name)
+		}
+	}
+	for name, err := range map[string]error{
+		"plain":        io.EOF,
+		"wrapped":      fmt.Errorf("op: %w", io.EOF),
+		"joined":       errors.Join(io.EOF, errors.New("x")),
+		"not wrapping": errors.New(base.Error()),
+	} {
+		if got := From(err); got.Code != InternalError || got.Message != InternalError.Message() {
+			t.Errorf("%s: From = %v, want an InternalError", name, got)
+		}
+		if Is(err, MessageNotFound) {
+			t.Errorf("%s: Is matched an error that is not a service error", name)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package jsonwire
 import (
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +13,7 @@ import (
 )
 
 func sortProperties(p []engine.Property) {
-	sort.Slice(p, func(i, j int) bool { return p[i].Name < p[j].Name })
+	slices.SortFunc(p, func(a, b engine.Property) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // Metadata is the amount of OData metadata a response carries.
