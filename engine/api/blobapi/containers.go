@@ -8,6 +8,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/xmlwire"
 	"github.com/tablelab/tablelab/engine/blob"
+	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
 // metadata reads the request's x-ms-meta-* headers.
@@ -62,10 +63,12 @@ func (c *call) listParams() (prefix, marker string, max int, err error) {
 		if perr != nil {
 			return "", "", 0, invalidParam("maxresults", v)
 		}
-		if n < 1 || n > 5000 {
-			return "", "", 0, invalidParam("maxresults", v)
+		if n < 1 {
+			return "", "", 0, svcerr.With(svcerr.OutOfRangeQueryParameterValue,
+				"One of the query parameters specified in the request URI is outside the permissible range: maxresults.")
 		}
-		max = n
+		// More than 5000 is allowed, and answered with 5000 at most.
+		max = min(n, 5000)
 	}
 	return prefix, marker, max, nil
 }
