@@ -723,11 +723,17 @@ func TestNotImplemented(t *testing.T) {
 			_, err := cc.NewBlobClient("b").SetTier(ctx, blob.AccessTierCool, nil)
 			return err
 		},
-		"tags":             func() error { _, err := cc.NewBlobClient("b").SetTags(ctx, map[string]string{"a": "b"}, nil); return err },
-		"copy":             func() error { _, err := cc.NewBlobClient("c").StartCopyFromURL(ctx, e.url+"box/b", nil); return err },
-		"service props":    func() error { _, err := e.client.ServiceClient().GetProperties(ctx, nil); return err },
-		"access policy":    func() error { _, err := cc.GetAccessPolicy(ctx, nil); return err },
-		"tier on upload":   func() error { _, err := e.block("box", "t").Upload(ctx, rsc(nil), &blockblob.UploadOptions{Tier: to.Ptr(blob.AccessTierCool)}); return err },
+		"tags": func() error {
+			_, err := cc.NewBlobClient("b").SetTags(ctx, map[string]string{"a": "b"}, nil)
+			return err
+		},
+		"copy":          func() error { _, err := cc.NewBlobClient("c").StartCopyFromURL(ctx, e.url+"box/b", nil); return err },
+		"service props": func() error { _, err := e.client.ServiceClient().GetProperties(ctx, nil); return err },
+		"access policy": func() error { _, err := cc.GetAccessPolicy(ctx, nil); return err },
+		"tier on upload": func() error {
+			_, err := e.block("box", "t").Upload(ctx, rsc(nil), &blockblob.UploadOptions{Tier: to.Ptr(blob.AccessTierCool)})
+			return err
+		},
 		"list with snapshots": func() error {
 			_, err := cc.NewListBlobsFlatPager(&container.ListBlobsFlatOptions{Include: container.ListBlobsInclude{Snapshots: true}}).NextPage(ctx)
 			return err
