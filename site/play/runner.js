@@ -264,17 +264,18 @@ const STORAGE_CLIENTS = {
   PageBlobClient: "blob",
 };
 
-// storageOptions adds the recording policy and, when given, the HTTP
-// client to a storage client's pipeline options.
+// storageOptions adds the HTTP client, when given, to a storage client's
+// pipeline options. The recording policy cannot go in as an additional
+// policy: the storage SDKs hand such policies both to the pipeline they
+// build and to the client that reuses it, which refuses the second.
 function storageOptions(options, user = {}) {
-  return {
-    ...user,
-    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
-    additionalPolicies: [...(user.additionalPolicies ?? []), { policy: options.policy, position: "perRetry" }],
-  };
+  return options.httpClient ? { ...user, httpClient: options.httpClient } : user;
 }
 
-// withStorageOptions is withOptions for the storage SDKs' clients.
+// withStorageOptions is withOptions for the storage SDKs' clients: the
+// HTTP client goes in through the options, the recording policy into the
+// pipeline the client made, which the clients it makes (getQueueClient,
+// getBlockBlobClient, …) share.
 function withStorageOptions(Client, kind, options) {
   const Wrapped = class extends Client {
     constructor(...args) {
@@ -286,14 +287,25 @@ function withStorageOptions(Client, kind, options) {
         args[at] = storageOptions(options, args[at]);
       }
       super(...args);
+      addRecorder(this.storageClientContext?.pipeline, options.policy);
     }
   };
   if (kind === "service") {
-    Wrapped.fromConnectionString = (connectionString, user) =>
-      Client.fromConnectionString(connectionString, storageOptions(options, user));
+    Wrapped.fromConnectionString = (connectionString, user) => {
+      const client = Client.fromConnectionString(connectionString, storageOptions(options, user));
+      addRecorder(client.storageClientContext?.pipeline, options.policy);
+      return client;
+    };
   }
   Object.defineProperty(Wrapped, "name", { value: Client.name });
   return Wrapped;
+}
+
+// addRecorder puts the recording policy into a client's pipeline, once,
+// closest to the transport, where it sees the request as signed.
+function addRecorder(pipeline, policy) {
+  if (!pipeline || pipeline.getOrderedPolicies().some((p) => p.name === policy.name)) return;
+  pipeline.addPolicy(policy, { afterPhase: "Sign" });
 }
 
 // isPipeline tells a storage SDK's Pipeline from credentials and options,

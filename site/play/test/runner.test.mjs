@@ -10,15 +10,21 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 
-import { run, formatValue, withoutSdkImports } from "../runner.js";
+import { run, formatValue, withoutSdkImports, sdkOf } from "../runner.js";
 import { engineHttpClient } from "../engine-http-client.js";
 import * as bundle from "../vendor/azure-storage.js";
 import * as nodeSdk from "../vendor-src/node_modules/@azure/data-tables/dist/esm/index.js";
+import * as nodeBlobs from "../vendor-src/node_modules/@azure/storage-blob/dist/esm/index.js";
+import * as nodeQueues from "../vendor-src/node_modules/@azure/storage-queue/dist/esm/index.js";
 import { startServer, relay, devKey } from "./server.mjs";
 
 let server;
 let browserEnv;
 let nodeEnv;
+// The same, with all three SDKs and all three services: the browser's
+// with an account SAS for ss=bqt, as the engine worker issues one.
+let browserStorageEnv;
+let nodeStorageEnv;
 
 before(async () => {
   server = await startServer();
@@ -35,6 +41,27 @@ before(async () => {
   nodeEnv = {
     sdk: nodeSdk,
     connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${devKey};TableEndpoint=${server.endpoint}/`,
+  };
+  const e = server.endpoints;
+  const storageSas = nodeBlobs
+    .generateAccountSASQueryParameters(
+      {
+        expiresOn: new Date(Date.now() + 3600e3),
+        permissions: nodeBlobs.AccountSASPermissions.parse("rwdlacup"),
+        resourceTypes: "sco",
+        services: "bqt",
+      },
+      new nodeBlobs.StorageSharedKeyCredential("devstoreaccount1", devKey),
+    )
+    .toString();
+  browserStorageEnv = {
+    sdk: sdkOf(bundle.tables, bundle.blobs, bundle.queues),
+    connectionString: `BlobEndpoint=${e.blob};QueueEndpoint=${e.queue};TableEndpoint=${e.table};SharedAccessSignature=${storageSas}`,
+    httpClient: engineHttpClient(relay, bundle.createHttpHeaders),
+  };
+  nodeStorageEnv = {
+    sdk: sdkOf(nodeSdk, nodeBlobs, nodeQueues),
+    connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${devKey};BlobEndpoint=${e.blob};QueueEndpoint=${e.queue};TableEndpoint=${e.table}`,
   };
 });
 
@@ -182,3 +209,45 @@ test("withoutSdkImports keeps line numbers", () => {
   assert.equal(withoutSdkImports(namespace), namespace);
   assert.equal(withoutSdkImports('const s = "import x from \'y\'";'), 'const s = "import x from \'y\'";');
 });
+
+// queueProgram takes a message, lets its visibility timeout pass (sleep:
+// a real wait here, the store's clock in the browser), takes it again and
+// deletes it, with a stale pop receipt on the way.
+const queueProgram = (name) => `
+const queues = QueueServiceClient.fromConnectionString(connectionString);
+const q = queues.getQueueClient("${name}");
+await q.create();
+await q.sendMessage("héllo ✓");
+const [a] = (await q.receiveMessages({ visibilityTimeout: 1 })).receivedMessageItems;
+print(a.messageText, a.dequeueCount);
+print((await q.receiveMessages()).receivedMessageItems.length);
+await sleep(1.2);
+const [b] = (await q.receiveMessages({ visibilityTimeout: 1 })).receivedMessageItems;
+print(b.messageText, b.dequeueCount, b.messageId === a.messageId);
+try { await q.deleteMessage(a.messageId, a.popReceipt); } catch (e) { print(e.statusCode, e.code); }
+await q.deleteMessage(b.messageId, b.popReceipt);
+print((await q.peekMessages()).peekedMessageItems.length);
+const names = [];
+for await (const item of queues.listQueues({ prefix: "${name}" })) names.push(item.name);
+print(names);
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserStorageEnv],
+  ["Node SDK over HTTP", () => nodeStorageEnv],
+]) {
+  test(`run, queues: ${name}`, async () => {
+    const queue = "q" + name.length;
+    const r = await run(queueProgram(queue), envOf());
+    assert.equal(r.error, undefined, JSON.stringify(r.error) + "\n" + r.output);
+    assert.equal(r.output, `héllo ✓ 1\n0\nhéllo ✓ 2 true\n400 PopReceiptMismatch\n0\n["${queue}"]`);
+    // Every request is recorded, once, with its service's bodies.
+    assert.deepEqual(
+      r.requests.map((q) => `${q.method} ${q.status}`),
+      ["PUT 201", "POST 201", "GET 200", "GET 200", "GET 200", "DELETE 400", "DELETE 204", "GET 200", "GET 200"],
+    );
+    assert.match(r.requests[1].requestBody, /<MessageText>héllo ✓<\/MessageText>/);
+    assert.match(r.requests[2].responseBody, /<DequeueCount>1<\/DequeueCount>/);
+    assert.deepEqual(r.plans, []);
+  });
+}
