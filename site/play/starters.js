@@ -162,9 +162,9 @@ for await (const item of photos.listBlobsByHierarchy("/", { prefix: "2026/" })) 
   print(item.kind, item.name);
 }
 
-// Part of a blob: the bytes from offset 12, five of them.
+// Part of a blob: six bytes from offset 12.
 const readme = photos.getBlockBlobClient("readme.txt");
-print("range:", await textOf(await readme.download(12, 5)));
+print("range:", await textOf(await readme.download(12, 6)));
 
 // A write on the condition that nobody changed the blob since we read it.
 const seen = await readme.getProperties();

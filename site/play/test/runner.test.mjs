@@ -251,3 +251,44 @@ for (const [name, envOf] of [
     assert.deepEqual(r.plans, []);
   });
 }
+
+// blobProgram uploads text and bytes, lists by prefix and delimiter, reads
+// a range and all the bytes back, and fails a conditional write.
+const blobProgram = (name) => `
+const service = BlobServiceClient.fromConnectionString(connectionString);
+const box = service.getContainerClient("${name}");
+await box.create();
+for (const n of ["a/1.txt", "a/2.txt", "b/3.txt", "top.txt"]) await box.getBlockBlobClient(n).upload("body of " + n, 8 + n.length);
+for await (const item of box.listBlobsByHierarchy("/")) print(item.kind, item.name);
+const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 255);
+const bin = box.getBlockBlobClient("bin/all bytes.bin");
+await bin.upload(bytes, bytes.length);
+const back = await readAll(await bin.download());
+print(back.length, back.every((b, i) => b === bytes[i]));
+print(new TextDecoder().decode(await readAll(await box.getBlockBlobClient("a/2.txt").download(8, 3))));
+const props = await bin.getProperties();
+print(props.contentLength, props.contentMD5.length);
+await bin.upload("newer", 5);
+try { await bin.upload("mine", 4, { conditions: { ifMatch: props.etag } }); } catch (e) { print(e.statusCode, e.code); }
+async function readAll(download) {
+  if (download.blobBody) return new Uint8Array(await (await download.blobBody).arrayBuffer());
+  const chunks = [];
+  for await (const c of download.readableStreamBody) chunks.push(...c);
+  return Uint8Array.from(chunks);
+}
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserStorageEnv],
+  ["Node SDK over HTTP", () => nodeStorageEnv],
+]) {
+  test(`run, blobs: ${name}`, async () => {
+    const container = "box" + name.length;
+    const r = await run(blobProgram(container), envOf());
+    assert.equal(r.error, undefined, JSON.stringify(r.error) + "\n" + r.output);
+    assert.equal(r.output, "prefix a/\nprefix b/\nblob top.txt\n300 true\na/2\n300 16\n412 ConditionNotMet");
+    const upload = r.requests.find((q) => q.method === "PUT" && q.url.includes("all%20bytes"));
+    assert.equal(upload.requestBody, "(300 bytes)");
+    assert.deepEqual(r.plans, []);
+  });
+}
