@@ -340,6 +340,14 @@ func TestDataLayout(t *testing.T) {
 	if _, ok := store.TableExists("older"); !ok {
 		t.Fatal("the table written before the server ran is gone")
 	}
+	// The queues' and blobs' directories are free again too.
+	for _, k := range []storeKind{queueStore, blobStore} {
+		_, closeOther, err := openStore(cfg, log.New(io.Discard, "", 0), k)
+		if err != nil {
+			t.Fatalf("the %s' store after the server stopped: %v", k.name, err)
+		}
+		closeOther()
+	}
 }
 
 // TestBusyAddresses checks what a taken address does: a Blob or Queue
