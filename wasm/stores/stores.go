@@ -226,7 +226,10 @@ func (s *Set) openInstance(in *instance, name string) error {
 	persistent := name == s.opts.Persistent && s.opts.OpenMedium != nil
 	for _, svc := range services {
 		p := &in.parts[svc]
-		if persistent {
+		// durable.Options cannot ask for OpenKeys yet, and a durable
+		// store with the Table service's key rules refuses the queue and
+		// blob models' keys: until it can, those two stay in memory.
+		if persistent && svc == Table {
 			m, err := s.opts.OpenMedium(svc)
 			if err != nil {
 				in.closeAll()

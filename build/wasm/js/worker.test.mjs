@@ -269,3 +269,67 @@ test("advance moves a store's clock on, and nothing else's", async () => {
   await assert.rejects(a.op("advance", "-1"), /advance/);
   await assert.rejects(a.op("advance", "soon"), /advance/);
 });
+
+test("queues and blobs: routed by port, bodies as bytes, ranges; reset empties all three", async () => {
+  const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  let page = await load(dir, idb);
+  let c = await client(page, "playground");
+  let r = await c.send("PUT", `${account}/jobs`, queueHost);
+  assert.equal(r.status, 201, r.text);
+  r = await c.send("POST", `${account}/jobs/messages`, queueHost, "<QueueMessage><MessageText>kept ✓</MessageText></QueueMessage>");
+  assert.equal(r.status, 201, r.text);
+  r = await c.send("PUT", `${account}/photos?restype=container`, blobHost);
+  assert.equal(r.status, 201, r.text);
+  const bytes = Uint8Array.from({ length: 70000 }, (_, i) => (i * 31 + (i >> 8)) & 255);
+  r = await c.send("PUT", `${account}/photos/2026/a%20b.bin`, blobHost, bytes, { "x-ms-blob-type": "BlockBlob" });
+  assert.equal(r.status, 201, r.text);
+  r = await c.send("GET", `${account}/photos/2026/a%20b.bin`, blobHost, "", { "x-ms-range": "bytes=100-199" });
+  assert.equal(r.status, 206, r.text);
+  assert.deepEqual([...r.body], [...bytes.subarray(100, 200)]);
+  r = await c.send("GET", `${account}/photos/2026/a%20b.bin`, blobHost);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.headers["content-length"], String(bytes.length));
+  assert.ok(r.body.length === bytes.length && r.body.every((b, i) => b === bytes[i]), "the blob's bytes, whole");
+  r = await c.send("HEAD", `${account}/photos/2026/a%20b.bin`, blobHost);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.headers["content-length"], String(bytes.length));
+  assert.equal(r.body.length, 0);
+  assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Beside" }))).status, 201);
+
+  // A reload keeps the tables. (The queues and blobs join them once
+  // durable.Options can open a store with OpenKeys.)
+  page = await load(dir, idb);
+  c = await client(page, "playground");
+  assert.equal(JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value.length, 1);
+  assert.equal((await c.send("PUT", `${account}/jobs`, queueHost)).status, 201);
+  assert.equal((await c.send("PUT", `${account}/photos?restype=container`, blobHost)).status, 201);
+
+  await c.op("reset");
+  page = await load(dir, idb);
+  c = await client(page, "playground");
+  r = await c.send("GET", `${account}/jobs/messages?peekonly=true`, queueHost);
+  assert.equal(r.status, 404);
+  assert.match(r.text, /<Code>QueueNotFound<\/Code>/);
+  r = await c.send("GET", `${account}/photos/2026/a%20b.bin`, blobHost);
+  assert.equal(r.status, 404);
+  assert.match(r.text, /<Code>ContainerNotFound<\/Code>/);
+  assert.deepEqual(JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value, []);
+});
+
+test("a message's visibility timeout passes when the store's clock is advanced", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-visibility");
+  assert.equal((await c.send("PUT", `${account}/work`, queueHost)).status, 201);
+  assert.equal((await c.send("POST", `${account}/work/messages`, queueHost, "<QueueMessage><MessageText>w</MessageText></QueueMessage>")).status, 201);
+  const take = async () => {
+    const r = await c.send("GET", `${account}/work/messages?visibilitytimeout=30`, queueHost);
+    assert.equal(r.status, 200, r.text);
+    return r.text.match(/<DequeueCount>(\d+)<\/DequeueCount>/)?.[1];
+  };
+  assert.equal(await take(), "1");
+  assert.equal(await take(), undefined);
+  await c.op("advance", "29");
+  assert.equal(await take(), undefined);
+  await c.op("advance", "2");
+  assert.equal(await take(), "2");
+});
