@@ -250,7 +250,9 @@ func (c *call) serve() error {
 		switch method {
 		case "POST":
 			return c.putMessage()
-		case "GET", "HEAD":
+		case "GET":
+			// Not HEAD: a Get Messages without its answer would hide
+			// messages nobody received.
 			if rt.query.Get("peekonly") == "true" {
 				return c.peekMessages()
 			}

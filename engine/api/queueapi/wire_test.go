@@ -125,6 +125,7 @@ func TestWireErrors(t *testing.T) {
 		{"PUT", "/qu", "", 400, "OutOfRangeInput", ""},
 		{"PUT", "/que2", "", 400, "EmptyMetadataKey", ""}, // header below
 		{"GET", "/que", "", 405, "UnsupportedHttpVerb", ""},
+		{"HEAD", "/que/messages", "", 405, "UnsupportedHttpVerb", ""},
 		{"GET", "/que?comp=acl", "", 501, "NotImplemented", ""},
 		{"GET", "/?restype=service&comp=properties", "", 501, "NotImplemented", ""},
 		{"GET", "/?comp=list&maxresults=0", "", 400, "OutOfRangeQueryParameterValue", ""},
@@ -140,6 +141,12 @@ func TestWireErrors(t *testing.T) {
 		}
 		if r.Status != c.status || r.Header.Get("x-ms-error-code") != c.code {
 			t.Errorf("%s %s: %d %s, want %d %s\n%s", c.method, c.target, r.Status, r.Header.Get("x-ms-error-code"), c.status, c.code, r.Body)
+			continue
+		}
+		if c.method == "HEAD" {
+			if len(r.Body) != 0 {
+				t.Errorf("HEAD %s: a body", c.target)
+			}
 			continue
 		}
 		root, err := xmlwire.Parse(r.Body)
