@@ -2,8 +2,7 @@
 // store: queues with metadata, and messages with visibility timeouts,
 // expiry, dequeue counts and pop receipts.
 //
-// All state lives in entities of the service's own *engine.Store (one made
-// with engine.Options.OpenKeys), so the store's durability — its journal,
+// All state lives in entities of the service's own *engine.Store, so the store's durability — its journal,
 // snapshots and recovery, IndexedDB in the browser — covers queues too,
 // and every time comes from the store's clock (Store.Now), which tests and
 // examples move at will.
@@ -13,7 +12,7 @@
 // Table "queues" holds one entity per queue, keyed by account and name,
 // carrying its metadata and a generation: a random token chosen when the
 // queue is created. A queue's messages live in table "messages", in the
-// partition "account/name/generation", so a queue deleted and created
+// partition "account:name:generation", so a queue deleted and created
 // again under the same name starts empty even while the old messages are
 // still being removed. That partition holds:
 //
@@ -82,8 +81,9 @@ type Service struct {
 
 // New returns the queue service kept in store, creating its tables if
 // missing and finishing the removal of any queue whose deletion a crash
-// interrupted. The store is the service's own, made with
-// engine.Options.OpenKeys.
+// interrupted. The store is the service's own. Its keys need not be open
+// (engine.Options.OpenKeys): the model's keys keep to the Table service's
+// rules, as long as the message ids a caller injects do.
 func New(store *engine.Store) (*Service, error) {
 	if store == nil {
 		return nil, svcerr.With(svcerr.InternalError, "The queue service has no store.")
@@ -143,9 +143,14 @@ type queueEntity struct {
 	etag string
 }
 
+// partSep joins the parts of a messages partition key. Neither an account
+// name nor a queue name holds it, and the Table service's key rules allow
+// it, so the model also works on a store without OpenKeys.
+const partSep = ":"
+
 // partition is the "messages" partition of the queue.
 func (q *queueEntity) partition(account string) string {
-	return account + "/" + q.name + "/" + q.gen
+	return account + partSep + q.name + partSep + q.gen
 }
 
 // lookup reads a queue, failing with QueueNotFound.
@@ -312,8 +317,8 @@ func (s *Service) finishDeletes() error {
 		}
 		for _, e := range page.Entities {
 			part := e.RowKey
-			account, rest, _ := strings.Cut(part, "/")
-			name, gen, _ := strings.Cut(rest, "/")
+			account, rest, _ := strings.Cut(part, partSep)
+			name, gen, _ := strings.Cut(rest, partSep)
 			if q, err := s.lookup(account, name); err == nil && q.gen == gen {
 				if _, err := s.store.Write(deletingTable, engine.Op{Kind: engine.Delete, Entity: &engine.Entity{PartitionKey: deletingPartition, RowKey: part}}); err != nil {
 					return err

@@ -461,3 +461,36 @@ func TestDeleteRecreateAndRecovery(t *testing.T) {
 		t.Fatalf("kept queue: %+v", p)
 	}
 }
+
+// The model's keys keep to the Table service's rules, so a durable store
+// that cannot open its keys still holds queues.
+func TestTableKeyStore(t *testing.T) {
+	st := engine.New(engine.Options{})
+	s, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(acct, "keys-q", []Pair{{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Put(acct, "keys-q", "x", PutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(acct, "keys-q", GetOptions{})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("get: %v %v", got, err)
+	}
+	if _, err := s.Update(acct, "keys-q", m.ID, got[0].PopReceipt, UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.List(acct, ListOptions{Metadata: true}); err != nil || len(p.Queues) != 1 {
+		t.Fatalf("list: %+v %v", p, err)
+	}
+	if err := s.Delete(acct, "keys-q"); err != nil {
+		t.Fatal(err)
+	}
+	if st.Len() != 0 {
+		t.Fatalf("%d entities left", st.Len())
+	}
+}
