@@ -401,11 +401,7 @@ func openStore(cfg config, logger *log.Logger, k storeKind) (*engine.Store, func
 			return nil, nil, err
 		}
 	}
-	// persist.Options cannot ask for OpenKeys yet (engine/durable and
-	// persist make the store themselves): until they can, a durable
-	// store's keys follow the Table service's rules, which refuse '/',
-	// '#' and '?' (blob names with them; -memory takes them).
-	db, err := persist.Open(dir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB)})
+	db, err := persist.Open(dir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB), OpenKeys: k.openKeys})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -52,6 +52,9 @@ type Options struct {
 	// the store points into it instead of into what it replaced, with the
 	// Place of its first byte.
 	Snapshotted func(at engine.Place)
+	// OpenKeys makes a store whose keys may hold any text (see
+	// engine.Options.OpenKeys): the Queue and Blob services' stores.
+	OpenKeys bool
 }
 
 // DB is a store kept durable on a medium.
@@ -95,7 +98,7 @@ func Open(m Medium, opts Options) (*DB, error) {
 		db.min = 8 << 20
 	}
 	// The medium is the store's journal: its Append is the journal's.
-	db.Store, db.rec = engine.NewDurable(engine.Options{Now: opts.Now, Journal: m, Values: opts.Values})
+	db.Store, db.rec = engine.NewDurable(engine.Options{Now: opts.Now, Journal: m, Values: opts.Values, OpenKeys: opts.OpenKeys})
 	start := time.Now()
 	if err := m.Replay(db.rec.Load, db.rec.Replay); err != nil {
 		m.Close()

@@ -48,6 +48,9 @@ type Options struct {
 	// SettleEvery is how often the settler hands durable writes to the
 	// store to drop from memory; zero means every 50 ms.
 	SettleEvery time.Duration
+	// OpenKeys makes a store whose keys may hold any text (see
+	// engine.Options.OpenKeys): the Queue and Blob services' stores.
+	OpenKeys bool
 }
 
 // DefaultHoldBytes is the size of data a store holds in memory before it
@@ -86,6 +89,7 @@ func Open(dir string, opts Options) (*DB, error) {
 		MinCompactBytes: opts.MinCompactBytes,
 		CheckEvery:      opts.CheckEvery,
 		HoldBytes:       db.hold,
+		OpenKeys:        opts.OpenKeys,
 	}
 	if !opts.KeepInMemory {
 		db.files = newFiles(l)
