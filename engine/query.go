@@ -173,7 +173,17 @@ func boundsOf(id uint32, p odata.Plan) bounds {
 			b.hasRKHi, b.rkHi, b.rkHiIncl = true, rki.Hi, rki.HiInclusive
 		}
 	}
-	b.start = keyspace.Key(id, b.startPK, startRK)
+	// An exclusive lower bound starts the walk just past the bound: no key
+	// lies between k and k+"\x00" in byte order. The planner has taken the
+	// bound out of the residual filter, so the walk must not show it.
+	startPK := b.startPK
+	switch {
+	case b.partition && rki.HasLo && !rki.LoInclusive:
+		startRK += "\x00"
+	case !b.partition && pki.HasLo && !pki.LoInclusive:
+		startPK += "\x00"
+	}
+	b.start = keyspace.Key(id, startPK, startRK)
 	return b
 }
 
