@@ -9,6 +9,7 @@ import (
 	"log"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
@@ -58,6 +59,7 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 		if err != nil {
 			return nil, closeAll, err
 		}
+		closers = append(closers, discardStaged(svc, stagedSweep, logger))
 		services = append(services, &service{name: "Blob", flag: "blob-addr", addr: cfg.blobAddr,
 			core:   blobapi.NewServer(svc, blobapi.Options{Verifier: verifier()}),
 			config: apifasthttp.Config{Stream: true}})
@@ -80,6 +82,42 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 			core: api.NewServer(tables, api.Options{Verifier: verifier()})})
 	}
 	return services, closeAll, nil
+}
+
+// stagedSweep is how often the Blob service looks for uncommitted blocks
+// past their lifetime: the service's rule is a week, so an hour is early
+// enough and costs nothing.
+const stagedSweep = time.Hour
+
+// discardStaged discards, every period, the uncommitted blocks no commit
+// took within blob.StagedLifetime, as the service does, so an abandoned
+// upload does not hold its data forever. The returned func stops it and
+// waits for a sweep under way.
+func discardStaged(svc *blob.Service, period time.Duration, logger *log.Logger) func() {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				n, err := svc.DiscardStaged(blob.StagedLifetime)
+				switch {
+				case err != nil:
+					logger.Printf("tablelab: discarding week-old uncommitted blocks: %v", err)
+				case n > 0:
+					logger.Printf("tablelab: discarded the uncommitted blocks of %d blobs, staged over a week ago", n)
+				}
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+	}
 }
 
 // connectionString is the development account's connection string with
