@@ -507,6 +507,58 @@ await t.getEntity("p", "r");`,
     await page.close();
   });
 
+  test("the playground's queue and blob starters: a message back at once after sleep(30), folders, a range, a 412; the wire log names each request's service", async () => {
+    const { page, problems } = await open();
+    await openPlayground(page, base + playground);
+    await page.locator("#pg-reset").click();
+    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    const starter = async (title) => {
+      const index = await page.locator("#pg-starter option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)), title);
+      assert.ok(index > 0, `no starter "${title}"`);
+      await page.locator("#pg-starter").selectOption({ index });
+      const start = Date.now();
+      const ran = await runInPlayground(page);
+      return { ...ran, ms: Date.now() - start };
+    };
+    const queueOutput = [
+      "A took: ship order 42 | dequeueCount 1",
+      "B finds: 0 messages",
+      "B took: ship order 42 | dequeueCount 2",
+      "A's delete: 400 PopReceiptMismatch",
+      "left: 0 messages",
+    ].join("\n");
+    // Twice: a starter runs again on the kept store.
+    for (let i = 0; i < 2; i++) {
+      const q = await starter("Queues");
+      assert.equal(q.state, "done", q.error);
+      assert.equal(q.output, queueOutput);
+      // sleep(30) moved the engine's clock; nobody waited 30 seconds.
+      assert.ok(q.ms < 25000, `the queue starter took ${q.ms} ms`);
+    }
+    const services = () => page.locator("#pg-wire li").evaluateAll((lis) => lis.map((li) => `${li.dataset.service} ${li.dataset.method} ${li.dataset.status}`));
+    const queueWire = await services();
+    assert.ok(queueWire.length >= 9 && queueWire.every((w) => w.startsWith("queue ")), queueWire.join("; "));
+    assert.ok(queueWire.includes("queue DELETE 400"), queueWire.join("; "));
+    await page.screenshot({ path: join(outDir, "playground-queue.png"), fullPage: true });
+
+    const b = await starter("Blobs");
+    assert.equal(b.state, "done", b.error);
+    assert.equal(b.output, "prefix 2026/01/\nprefix 2026/02/\nblob 2026/index.txt\nrange: readme\nconditional write: 412 ConditionNotMet");
+    const blobWire = await services();
+    assert.ok(blobWire.every((w) => w.startsWith("blob ")), blobWire.join("; "));
+    assert.ok(blobWire.includes("blob GET 206") && blobWire.includes("blob PUT 412"), blobWire.join("; "));
+    // A request's bodies show when it is opened: the listing's XML.
+    const listing = page.locator("#pg-wire li", { hasText: "comp=list" }).first();
+    await listing.locator("summary").click();
+    // …laid out an element a line.
+    assert.match(await listing.locator(".pg-wire-body").last().textContent(), /\n {4}<BlobPrefix>\n {6}<Name>2026\/01\/<\/Name>\n/);
+    await page.screenshot({ path: join(outDir, "playground-blob.png"), fullPage: true });
+    await page.locator("#pg-reset").click();
+    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("screenshots: landing page, playground, phone width, dark mode (out/)", async () => {
     const shots = [
       ["landing.png", "index.html", {}],
@@ -514,6 +566,18 @@ await t.getEntity("p", "r");`,
       ["phone-playground.png", playground, { viewport: { width: 390, height: 844 } }],
       ["dark.png", "index.html", { colorScheme: "dark" }],
     ];
+    // The queues and blobs page after its examples ran, whole.
+    const storagePage = pages.find((p) => p.endsWith("queues-and-blobs.html"));
+    if (storagePage) {
+      const { page, problems } = await open(storagePage);
+      for (const ex of examples.filter((e) => e.page === storagePage)) {
+        const got = await runFigure(page, ex.id);
+        assert.equal(got.matches, "true", `${ex.id}: ${got.output} ${got.error}`);
+      }
+      await page.screenshot({ path: join(outDir, "queues-and-blobs.png"), fullPage: true });
+      assert.deepEqual(problems, [], "queues-and-blobs.png");
+      await page.close();
+    }
     for (const [file, path, opts] of shots) {
       const { page, problems } = await open(path, opts);
       await page.waitForLoadState("networkidle");

@@ -22,7 +22,7 @@
 import { EngineClient, ENDPOINT } from "./engine.js";
 import { RunHost, KEEP_REQUESTS } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, planBadge, queryTarget, renderPlans, serviceOf } from "./view.js";
+import { el, errorText, planBadge, prettyXML, queryTarget, renderPlans, serviceOf } from "./view.js";
 import { formatRequest, parseResponse } from "./wire.js";
 import { shareHash, readShareHash } from "./share.js";
 import { entitiesOf, gridOf } from "./grid.js";
@@ -471,13 +471,17 @@ function wireItem(entry) {
   return item;
 }
 
+// pretty lays out a JSON body (a table's) or an XML body (a queue's or a
+// blob listing's) one element a line; anything else stays as it is.
 function pretty(body) {
+  if (/^\s*</.test(body)) return prettyXML(body);
   try {
     return JSON.stringify(JSON.parse(body), null, 2);
   } catch {
     return body;
   }
 }
+
 
 function renderCost(dl, totals, last) {
   const rows = [

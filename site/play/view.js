@@ -100,3 +100,22 @@ export function errorText(error) {
   if (error.code) head += ` ${error.code}`;
   return `${head}: ${error.detail ?? error.message}`;
 }
+
+/**
+ * prettyXML puts each element of an XML text on a line of its own,
+ * indented by its depth; an element holding only text stays on one line.
+ * It only lays out what the services send and never fails: text that is
+ * not XML comes back with line breaks between its tags.
+ */
+export function prettyXML(text) {
+  const lines = text.trim().replace(/>\s*</g, ">\n<").split("\n");
+  let depth = 0;
+  const out = [];
+  for (const line of lines) {
+    if (line.startsWith("</")) depth = Math.max(0, depth - 1);
+    out.push("  ".repeat(depth) + line);
+    const opens = line.startsWith("<") && !/^<[?!/]/.test(line) && !line.endsWith("/>") && !line.includes("</");
+    if (opens) depth++;
+  }
+  return out.join("\n");
+}

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { queryTarget, errorText, serviceOf } from "../view.js";
+import { queryTarget, errorText, serviceOf, prettyXML } from "../view.js";
 
 test("queryTarget: the table path and query options, never the SAS", () => {
   const sas = "sv=2019-02-02&ss=t&srt=sco&sp=rwdlau&se=2026-11-23T12%3A30%3A08Z&sig=abc%2B%3D";
@@ -47,4 +47,31 @@ test("errorText: a RestError with its status, the service's code and message", (
   );
   assert.equal(errorText({ name: "TypeError", message: "x is not a function" }), "TypeError: x is not a function");
   assert.equal(errorText({ message: "odd" }), "Error: odd");
+});
+
+test("prettyXML: an element a line, indented; text-only elements and empty ones on one line", () => {
+  const xml =
+    '<?xml version="1.0" encoding="utf-8"?><EnumerationResults ContainerName="photos"><Prefix>2026/</Prefix>' +
+    "<Blobs><BlobPrefix><Name>2026/01/</Name></BlobPrefix><Blob><Name>a &lt; b</Name><Properties /></Blob></Blobs><NextMarker /></EnumerationResults>";
+  assert.equal(
+    prettyXML(xml),
+    [
+      '<?xml version="1.0" encoding="utf-8"?>',
+      '<EnumerationResults ContainerName="photos">',
+      "  <Prefix>2026/</Prefix>",
+      "  <Blobs>",
+      "    <BlobPrefix>",
+      "      <Name>2026/01/</Name>",
+      "    </BlobPrefix>",
+      "    <Blob>",
+      "      <Name>a &lt; b</Name>",
+      "      <Properties />",
+      "    </Blob>",
+      "  </Blobs>",
+      "  <NextMarker />",
+      "</EnumerationResults>",
+    ].join("\n"),
+  );
+  assert.equal(prettyXML("<a>\n  <b>x</b>\n</a>"), "<a>\n  <b>x</b>\n</a>");
+  assert.equal(prettyXML("</z></z><y>"), "</z>\n</z>\n<y>");
 });
