@@ -34,6 +34,11 @@ class FakeWorker {
 
 const engine = {
   requests: [],
+  ops: [],
+  async op(store, name, data) {
+    this.ops.push([store, name, data]);
+    if (data === "NaN") throw new Error("advance takes a number of seconds");
+  },
   async connectionString(store) {
     return `TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;SharedAccessSignature=sig-for-${store}`;
   },
@@ -49,6 +54,7 @@ beforeEach(() => {
   globalThis.Worker = FakeWorker;
   FakeWorker.made = [];
   engine.requests = [];
+  engine.ops = [];
 });
 afterEach(() => {
   globalThis.Worker = saved;
@@ -146,4 +152,26 @@ test("a run keeps the newest requests with their bodies, counts them all and lis
   assert.deepEqual(result.plans, ["point", "point", "point"]);
   assert.deepEqual(result.queries.map((q) => [q.url.slice(-2), q.examined]), [["T1", 1], ["T3", 3], ["T5", 5]]);
   assert.equal(result.error, undefined);
+});
+
+test("the code's sleep moves the run's store's clock, and a bytes request reaches the engine as bytes", async () => {
+  const bytes = new TextEncoder().encode("PUT /devstoreaccount1/c/b HTTP/1.1\r\nHost: 127.0.0.1:10000\r\n\r\n\u0000\u00ff");
+  FakeWorker.script = (w, data) => {
+    if ("run" in data) {
+      w.emit({ advance: 1, seconds: 30 });
+    } else if (data.advanceReply === 1) {
+      w.emit({ advance: 2, seconds: NaN });
+    } else if (data.advanceReply === 2) {
+      w.emit({ print: `refused: ${data.error}` });
+      w.emit({ http: 3, req: bytes });
+    } else if ("httpReply" in data) {
+      w.emit({ done: { echoed: data } });
+    }
+  };
+  const host = new RunHost(engine, "run-worker.js");
+  const result = await host.run("await sleep(30)", "example-9");
+  assert.deepEqual(engine.ops, [["example-9", "advance", "30"], ["example-9", "advance", "NaN"]]);
+  assert.equal(result.output, "refused: advance takes a number of seconds");
+  assert.deepEqual(engine.requests, [["example-9", bytes]]);
+  assert.equal(result.echoed.httpReply, 3);
 });
