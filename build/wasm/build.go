@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -103,6 +104,29 @@ func Deps(root, pkg string) ([]string, error) {
 		return nil, err
 	}
 	return strings.Fields(string(out)), nil
+}
+
+// Services are the protocol cores the browser build must link: the budget
+// is measured with all three storage services in it, as the site ships
+// them.
+var Services = []string{
+	"github.com/tablelab/tablelab/engine/api",
+	"github.com/tablelab/tablelab/engine/api/queueapi",
+	"github.com/tablelab/tablelab/engine/api/blobapi",
+}
+
+// CheckServices fails when deps lack one of the Services.
+func CheckServices(deps []string) error {
+	var missing []string
+	for _, want := range Services {
+		if !slices.Contains(deps, want) {
+			missing = append(missing, want)
+		}
+	}
+	if missing != nil {
+		return fmt.Errorf("the browser build does not link %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // Forbidden are packages the browser build must not link: each would

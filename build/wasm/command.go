@@ -36,6 +36,9 @@ func Main(root string, args []string, out io.Writer) error {
 		return err
 	}
 	report.Write(out, *top)
+	if err := CheckServices(report.Deps); err != nil {
+		return err
+	}
 	if err := report.Sizes.CheckBudget(); err != nil {
 		return err
 	}

@@ -157,3 +157,14 @@ func TestCountTAP(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+func TestCheckServices(t *testing.T) {
+	all := append([]string{"fmt"}, Services...)
+	if err := CheckServices(all); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckServices([]string{"github.com/tablelab/tablelab/engine/api", "github.com/tablelab/tablelab/engine/api/queueapi"})
+	if err == nil || !strings.Contains(err.Error(), "blobapi") || strings.Contains(err.Error(), "queueapi") {
+		t.Fatalf("a build without the Blob service: %v", err)
+	}
+}

@@ -25,7 +25,8 @@ var testedPackages = []string{"./wasm/...", "./engine/dump"}
 
 // Tier is the test command's tier for the engine in the browser: it
 // builds wasm/browser as the site ships it, holds it to the size budget
-// and to linking neither net/http nor encoding/json, prints where its
+// with all three storage services linked and to linking neither net/http
+// nor encoding/json, prints where its
 // size comes from, runs the browser host's Go tests under GOOS=js and
 // worker.js's tests under Node, and runs a short benchmark, whose figures
 // it prints but does not hold to the targets (on a shared machine, time
@@ -44,6 +45,7 @@ func Tier(env testrun.Env) testrun.Tally {
 	report.Write(env.Out, 20)
 	t.Add(testrun.Check("wasm: "+report.Sizes.String(), report.Sizes.CheckBudget()))
 	t.Add(testrun.Check("wasm: links neither "+strings.Join(Forbidden, " nor "), CheckDeps(report.Deps)))
+	t.Add(testrun.Check("wasm: links the Table, Queue and Blob services", CheckServices(report.Deps)))
 
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Add(env.CannotRun("wasm: tests and benchmark under Node", "node is not installed"))
