@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -33,7 +32,7 @@ type route struct {
 	kind   resourceKind
 	table  string
 	pk, rk string
-	query  url.Values
+	query  query
 	// rawQuery is the query string as sent.
 	rawQuery string
 }
@@ -58,11 +57,10 @@ func pathStyleHost(host string) bool {
 func parseRoute(r *Request) (*route, error) {
 	target := r.Target
 	rawPath, rawQuery, _ := strings.Cut(target, "?")
-	q, err := auth.ParseQuery(rawQuery)
-	if err != nil {
+	rt := &route{rawPath: rawPath, rawQuery: rawQuery}
+	if err := rt.query.parse(rawQuery); err != nil {
 		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: "+err.Error())
 	}
-	rt := &route{rawPath: rawPath, query: q, rawQuery: rawQuery}
 	scheme := r.Scheme
 	if scheme == "" {
 		scheme = "http"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -115,6 +116,16 @@ func EntityPath(table, pk, rk string) string {
 // QuoteKey writes a key for a resource path: ” for each quote, and
 // percent-escapes for what a path segment cannot hold.
 func QuoteKey(k string) string {
+	// Most keys are letters and digits, which neither step changes: the
+	// three passes over them showed in every insert's profile under wasm.
+	plain := true
+	for i := 0; i < len(k) && plain; i++ {
+		c := k[i]
+		plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~'
+	}
+	if plain {
+		return k
+	}
 	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
@@ -282,7 +293,7 @@ func AppendError(dst []byte, err *svcerr.Error, requestID string, now time.Time)
 	if err.Index >= 0 {
 		msg = strconv.Itoa(err.Index) + ":" + msg
 	}
-	msg += "\nRequestId:" + requestID + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
+	msg += "\nRequestId:" + requestID + "\nTime:" + string(timefmt.Append(nil, timefmt.ISO7, now.UTC()))
 	dst = append(dst, `{"odata.error":{"code":`...)
 	dst = edm.AppendQuoted(dst, string(err.Code))
 	dst = append(dst, `,"message":{"lang":"en-US","value":`...)
