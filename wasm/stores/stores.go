@@ -226,16 +226,13 @@ func (s *Set) openInstance(in *instance, name string) error {
 	persistent := name == s.opts.Persistent && s.opts.OpenMedium != nil
 	for _, svc := range services {
 		p := &in.parts[svc]
-		// durable.Options cannot ask for OpenKeys yet, and a durable
-		// store with the Table service's key rules refuses the queue and
-		// blob models' keys: until it can, those two stay in memory.
-		if persistent && svc == Table {
+		if persistent {
 			m, err := s.opts.OpenMedium(svc)
 			if err != nil {
 				in.closeAll()
 				return err
 			}
-			db, err := durable.Open(m, durable.Options{Now: now, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
+			db, err := durable.Open(m, durable.Options{Now: now, OpenKeys: svc != Table, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
 			if err != nil {
 				in.closeAll()
 				return errors.New("the " + svc.String() + " service: " + err.Error())

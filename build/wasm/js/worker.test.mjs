@@ -270,7 +270,7 @@ test("advance moves a store's clock on, and nothing else's", async () => {
   await assert.rejects(a.op("advance", "soon"), /advance/);
 });
 
-test("queues and blobs: routed by port, bodies as bytes, ranges; reset empties all three", async () => {
+test("queues and blobs: routed by port, bodies as bytes, ranges; the playground's kept in IndexedDB a log each; reset empties all three", async () => {
   const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
   let page = await load(dir, idb);
   let c = await client(page, "playground");
@@ -296,13 +296,28 @@ test("queues and blobs: routed by port, bodies as bytes, ranges; reset empties a
   assert.equal(r.body.length, 0);
   assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Beside" }))).status, 201);
 
-  // A reload keeps the tables. (The queues and blobs join them once
-  // durable.Options can open a store with OpenKeys.)
-  page = await load(dir, idb);
+  // Each service keeps a log of its own.
+  const logNames = () =>
+    new Promise((resolve, reject) => {
+      const open = idb.indexedDB.open("tablelab", 1);
+      open.onsuccess = () => {
+        const req = open.result.transaction("log").objectStore("log").getAllKeys();
+        req.onsuccess = () => { open.result.close(); resolve([...new Set(req.result.map((k) => k[0]))].sort()); };
+        req.onerror = () => reject(req.error);
+      };
+      open.onerror = () => reject(open.error);
+    });
+  assert.deepEqual(await logNames(), ["playground", "playground/blob", "playground/queue"]);
+
+  page = await load(dir, idb); // a reload: a fresh worker, the same IndexedDB
   c = await client(page, "playground");
+  r = await c.send("GET", `${account}/jobs/messages?peekonly=true`, queueHost);
+  assert.equal(r.status, 200, r.text);
+  assert.match(r.text, /<MessageText>kept ✓<\/MessageText>/);
+  r = await c.send("GET", `${account}/photos/2026/a%20b.bin`, blobHost);
+  assert.equal(r.status, 200, r.text);
+  assert.ok(r.body.length === bytes.length && r.body.every((b, i) => b === bytes[i]), "the blob's bytes after a reload");
   assert.equal(JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value.length, 1);
-  assert.equal((await c.send("PUT", `${account}/jobs`, queueHost)).status, 201);
-  assert.equal((await c.send("PUT", `${account}/photos?restype=container`, blobHost)).status, 201);
 
   await c.op("reset");
   page = await load(dir, idb);
