@@ -507,7 +507,7 @@ await t.getEntity("p", "r");`,
     await page.close();
   });
 
-  test("the playground's queue and blob starters: a message back at once after sleep(30), folders, a range, a 412; the wire log names each request's service", async () => {
+  test("the playground's queue and blob starters: a message back at once after sleep(30), folders, a range, a 412; the wire log names each request's service; both kept across a reload", async () => {
     const { page, problems } = await open();
     await openPlayground(page, base + playground);
     await page.locator("#pg-reset").click();
@@ -553,6 +553,25 @@ await t.getEntity("p", "r");`,
     // …laid out an element a line.
     assert.match(await listing.locator(".pg-wire-body").last().textContent(), /\n {4}<BlobPrefix>\n {6}<Name>2026\/01\/<\/Name>\n/);
     await page.screenshot({ path: join(outDir, "playground-blob.png"), fullPage: true });
+
+    // IndexedDB keeps the blobs and queues across a reload.
+    await openPlayground(page, base + playground);
+    const kept = await runInPlayground(
+      page,
+      `const blob = BlobServiceClient.fromConnectionString(connectionString).getContainerClient("photos").getBlobClient("readme.txt");
+print(await (await (await blob.download()).blobBody).text());
+const jobs = QueueServiceClient.fromConnectionString(connectionString).getQueueClient("jobs");
+await jobs.sendMessage("after the reload");`,
+    );
+    assert.equal(kept.state, "done", kept.error);
+    assert.equal(kept.output, "changed by someone else");
+    await openPlayground(page, base + playground);
+    const message = await runInPlayground(
+      page,
+      `const jobs = QueueServiceClient.fromConnectionString(connectionString).getQueueClient("jobs");
+print((await jobs.peekMessages()).peekedMessageItems.map((m) => m.messageText));`,
+    );
+    assert.equal(message.output, '["after the reload"]');
     await page.locator("#pg-reset").click();
     await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
     assert.deepEqual(problems, []);
