@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tablelab/tablelab/engine/edm"
-	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -147,7 +146,7 @@ func (s *Store) validateEntity(e *Entity) error {
 			}
 		case edm.DateTime:
 			if v.Ticks() < edm.MinDateTimeTicks || v.Ticks() > edm.MaxDateTimeTicks {
-				return outOfRange(p.Name, string(timefmt.Append(nil, timefmt.USDateTime, v.Time())))
+				return outOfRange(p.Name, v.Time().Format("01/02/2006 15:04:05"))
 			}
 		case edm.Invalid:
 			return svcerr.With(svcerr.InvalidInput, "The property "+p.Name+" has no value.")

@@ -23,7 +23,6 @@ import (
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/jsonwire"
-	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -148,7 +147,7 @@ func (c *call) commonHeaders() {
 		v = DefaultVersion
 	}
 	h.Set("x-ms-version", v)
-	h.Set("Date", string(timefmt.Append(make([]byte, 0, 29), timefmt.RFC1123, c.now.UTC())))
+	h.Set("Date", c.now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT"))
 	if id := c.req.Header.Get("x-ms-client-request-id"); id != "" {
 		h.Set("x-ms-client-request-id", id)
 	}

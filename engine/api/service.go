@@ -1,7 +1,6 @@
 package api
 
 import (
-	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -19,7 +18,7 @@ func (c *call) service(method string) error {
 		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging><Version>1.0</Version><Read>false</Read><Write>false</Write><Delete>false</Delete><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></HourMetrics><MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>`)
 		return nil
 	case method == "GET" && q.Get("comp") == "stats":
-		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>`+string(timefmt.Append(nil, timefmt.RFC1123, c.now.UTC()))+`</LastSyncTime></GeoReplication></StorageServiceStats>`)
+		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>`+c.now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")+`</LastSyncTime></GeoReplication></StorageServiceStats>`)
 		return nil
 	}
 	return svcerr.With(svcerr.NotImplemented, "Changing service properties is not supported by tablelab.")

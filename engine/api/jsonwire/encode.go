@@ -9,7 +9,6 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/edm"
-	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -293,7 +292,7 @@ func AppendError(dst []byte, err *svcerr.Error, requestID string, now time.Time)
 	if err.Index >= 0 {
 		msg = strconv.Itoa(err.Index) + ":" + msg
 	}
-	msg += "\nRequestId:" + requestID + "\nTime:" + string(timefmt.Append(nil, timefmt.ISO7, now.UTC()))
+	msg += "\nRequestId:" + requestID + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
 	dst = append(dst, `{"odata.error":{"code":`...)
 	dst = edm.AppendQuoted(dst, string(err.Code))
 	dst = append(dst, `,"message":{"lang":"en-US","value":`...)

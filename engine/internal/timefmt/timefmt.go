@@ -1,10 +1,11 @@
-// Package timefmt writes and reads the few time layouts the storage
-// protocols use, exactly as time.Time.AppendFormat and time.Parse do for
-// those layouts, without the time package's general layout engine: the
-// engine and its three services write a Date header on every response and
-// read SAS and conditional-request times on many requests, and under
-// WebAssembly time.Parse was the largest single cost of a point read,
-// while its layout interpreter is some 15 KB of the browser build's gzip.
+// Package timefmt reads the few time layouts the storage protocols use
+// exactly as time.Parse does for those layouts, without time's general
+// layout interpreter. Under WebAssembly, time.Parse reading a SAS's expiry
+// was the largest single cost of a point read, and once no package of the
+// browser build calls it, the interpreter's parsing half (some 12 KB of
+// gzip) leaves the build. Writing times stays with time.Time.Format: the
+// runtime keeps time.Time.String, and so the formatting half, in every
+// binary that puts a time in an interface.
 package timefmt
 
 import "time"
@@ -22,8 +23,6 @@ const (
 	ISOMinutes                // "2006-01-02T15:04Z"
 	ISODate                   // "2006-01-02"
 	RFC3339Nano               // "2006-01-02T15:04:05.999999999Z07:00"
-	ISO7                      // "2006-01-02T15:04:05.0000000Z": the time in an error message (Append only)
-	USDateTime                // "01/02/2006 15:04:05": a DateTime in an out-of-range message (Append only)
 	numLayouts
 )
 
@@ -42,7 +41,6 @@ const (
 	zeroMinute        // 04
 	zeroSecond        // 05
 	frac9             // .999999999
-	frac7             // .0000000
 	colonTZ           // Z07:00
 )
 
@@ -60,8 +58,6 @@ var layouts = [numLayouts][]elem{
 	ISOMinutes:  {{longYear, ""}, {lit, "-"}, {zeroMonth, ""}, {lit, "-"}, {zeroDay, ""}, {lit, "T"}, {hour, ""}, {lit, ":"}, {zeroMinute, ""}, {lit, "Z"}},
 	ISODate:     {{longYear, ""}, {lit, "-"}, {zeroMonth, ""}, {lit, "-"}, {zeroDay, ""}},
 	RFC3339Nano: {{longYear, ""}, {lit, "-"}, {zeroMonth, ""}, {lit, "-"}, {zeroDay, ""}, {lit, "T"}, {hour, ""}, {lit, ":"}, {zeroMinute, ""}, {lit, ":"}, {zeroSecond, ""}, {frac9, ""}, {colonTZ, ""}},
-	ISO7:        {{longYear, ""}, {lit, "-"}, {zeroMonth, ""}, {lit, "-"}, {zeroDay, ""}, {lit, "T"}, {hour, ""}, {lit, ":"}, {zeroMinute, ""}, {lit, ":"}, {zeroSecond, ""}, {frac7, ""}, {lit, "Z"}},
-	USDateTime:  {{zeroMonth, ""}, {lit, "/"}, {zeroDay, ""}, {lit, "/"}, {longYear, ""}, {lit, " "}, {hour, ""}, {lit, ":"}, {zeroMinute, ""}, {lit, ":"}, {zeroSecond, ""}},
 }
 
 const (
@@ -71,117 +67,14 @@ const (
 
 var longDays = [...]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
 
-// Append appends t written in layout l, as t.AppendFormat would with
-// the layout's string. The time is written in its own location, as
-// AppendFormat does: callers wanting GMT pass t.UTC().
-func Append(b []byte, l Layout, t time.Time) []byte {
-	year, month, day := t.Date()
-	h, m, s := t.Clock()
-	for _, e := range layouts[l] {
-		switch e.kind {
-		case lit:
-			b = append(b, e.text...)
-		case weekday:
-			w := int(t.Weekday()) * 3
-			b = append(b, days[w:w+3]...)
-		case longWeek:
-			b = append(b, longDays[t.Weekday()]...)
-		case monthName:
-			i := (int(month) - 1) * 3
-			b = append(b, months[i:i+3]...)
-		case zeroMonth:
-			b = appendInt(b, int(month), 2)
-		case zeroDay:
-			b = appendInt(b, day, 2)
-		case underDay:
-			if day < 10 {
-				b = append(b, ' ')
-			}
-			b = appendInt(b, day, 0)
-		case longYear:
-			b = appendInt(b, year, 4)
-		case year2:
-			b = appendInt(b, abs(year)%100, 2)
-		case hour:
-			b = appendInt(b, h, 2)
-		case zeroMinute:
-			b = appendInt(b, m, 2)
-		case zeroSecond:
-			b = appendInt(b, s, 2)
-		case frac7:
-			b = append(b, '.')
-			b = appendInt(b, t.Nanosecond()/100, 7)
-		case frac9:
-			ns := t.Nanosecond()
-			if ns == 0 {
-				break
-			}
-			n := 9
-			for ns%10 == 0 {
-				ns /= 10
-				n--
-			}
-			b = append(b, '.')
-			b = appendInt(b, ns, n)
-		case colonTZ:
-			_, off := t.Zone()
-			if off == 0 {
-				b = append(b, 'Z')
-				break
-			}
-			zone := off / 60
-			if zone < 0 {
-				b = append(b, '-')
-				zone = -zone
-			} else {
-				b = append(b, '+')
-			}
-			b = appendInt(b, zone/60, 2)
-			b = append(b, ':')
-			b = appendInt(b, zone%60, 2)
-		}
-	}
-	return b
-}
-
-// appendInt appends x in decimal, zero-padded to width digits, a minus
-// sign before the padding, as time does.
-func appendInt(b []byte, x, width int) []byte {
-	u := uint(x)
-	if x < 0 {
-		b = append(b, '-')
-		u = uint(-x)
-	}
-	var buf [20]byte
-	i := len(buf)
-	for u >= 10 {
-		i--
-		buf[i] = byte('0' + u%10)
-		u /= 10
-	}
-	i--
-	buf[i] = byte('0' + u)
-	for w := len(buf) - i; w < width; w++ {
-		b = append(b, '0')
-	}
-	return append(b, buf[i:]...)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // Parse reads s in layout l as time.Parse does with the layout's string:
 // the same times accepted, with the same leniencies (names in any case,
 // one-digit hours, fractional seconds after the seconds, runs of spaces
 // where the layout has one), and the same instant returned, in UTC or,
 // for an offset, in a fixed zone. It reports false where time.Parse
-// fails. ISO7 and USDateTime are for Append only; Parse refuses them.
+// fails, and for a Layout it does not know.
 func Parse(l Layout, s string) (time.Time, bool) {
-	if l == ISO7 || l == USDateTime || l >= numLayouts {
+	if l >= numLayouts {
 		return time.Time{}, false
 	}
 	year, month, day := 0, 1, 1
