@@ -41,6 +41,8 @@ type PutOptions struct {
 	// negative TTL never expires.
 	TTL time.Duration
 	// NewID returns the message id and pop receipt; nil means random.
+	// The receipts it returns must be 1 to 64 characters of base64 or a
+	// UUID, or Update and DeleteMessage refuse them as malformed.
 	NewID func() string
 }
 
@@ -51,7 +53,8 @@ type GetOptions struct {
 	// VisibilityTimeout is how long the messages got stay invisible; zero
 	// means DefaultVisibilityTimeout.
 	VisibilityTimeout time.Duration
-	// NewID returns pop receipts; nil means random.
+	// NewID returns pop receipts, as PutOptions.NewID does; nil means
+	// random.
 	NewID func() string
 }
 
@@ -61,7 +64,8 @@ type UpdateOptions struct {
 	Text *string
 	// VisibilityTimeout is how long from now the message stays invisible.
 	VisibilityTimeout time.Duration
-	// NewID returns the new pop receipt; nil means random.
+	// NewID returns the new pop receipt, as PutOptions.NewID does; nil
+	// means random.
 	NewID func() string
 }
 
@@ -337,10 +341,18 @@ func notFound(err error) error {
 
 // Update changes a message's visibility, and its text when o.Text is set,
 // given the pop receipt of its last Get, Put or Update. It returns the
-// message with its new pop receipt and next-visible time. A message that
-// does not exist fails with MessageNotFound, a pop receipt that is not the
-// message's latest with PopReceiptMismatch.
+// message with its new pop receipt and next-visible time.
+//
+// A pop receipt that is not the message's latest fails with
+// MessageNotFound, as a message that does not exist does: the service
+// finds a message by its id and receipt together, so a receipt gone stale
+// (the message got again, or updated, since) finds nothing. Only a string
+// that cannot be a receipt at all (see wellFormedReceipt) fails with
+// PopReceiptMismatch.
 func (s *Service) Update(account, queue, id, popReceipt string, o UpdateOptions) (Message, error) {
+	if !wellFormedReceipt(popReceipt) {
+		return Message{}, svcerr.New(svcerr.PopReceiptMismatch)
+	}
 	if o.Text != nil {
 		if err := CheckText(*o.Text); err != nil {
 			return Message{}, err
@@ -358,7 +370,7 @@ func (s *Service) Update(account, queue, id, popReceipt string, o UpdateOptions)
 	}
 	m := decodeMessage(e)
 	if m.PopReceipt != popReceipt {
-		return Message{}, svcerr.New(svcerr.PopReceiptMismatch)
+		return Message{}, svcerr.New(svcerr.MessageNotFound)
 	}
 	m.NextVisible = nowTime.Add(o.VisibilityTimeout)
 	if m.NextVisible.After(m.Expires) {
@@ -373,8 +385,8 @@ func (s *Service) Update(account, queue, id, popReceipt string, o UpdateOptions)
 	case err == nil:
 		return *m, nil
 	case svcerr.Is(err, svcerr.UpdateConditionNotSatisfied):
-		// Got or updated meanwhile: the receipt given is no longer its own.
-		return Message{}, svcerr.New(svcerr.PopReceiptMismatch)
+		// Got or updated meanwhile: the receipt given is stale now.
+		return Message{}, svcerr.New(svcerr.MessageNotFound)
 	default:
 		return Message{}, notFound(err)
 	}
@@ -383,6 +395,9 @@ func (s *Service) Update(account, queue, id, popReceipt string, o UpdateOptions)
 // DeleteMessage deletes a message given the pop receipt of its last Get,
 // Put or Update, with the errors of Update.
 func (s *Service) DeleteMessage(account, queue, id, popReceipt string) error {
+	if !wellFormedReceipt(popReceipt) {
+		return svcerr.New(svcerr.PopReceiptMismatch)
+	}
 	q, err := s.lookup(account, queue)
 	if err != nil {
 		return err
@@ -393,7 +408,7 @@ func (s *Service) DeleteMessage(account, queue, id, popReceipt string) error {
 		return err
 	}
 	if strProp(e, "Receipt") != popReceipt {
-		return svcerr.New(svcerr.PopReceiptMismatch)
+		return svcerr.New(svcerr.MessageNotFound)
 	}
 	_, err = s.store.Batch(messagesTable, []engine.Op{
 		{Kind: engine.Delete, Entity: &engine.Entity{PartitionKey: part, RowKey: e.RowKey}, IfMatch: e.ETag()},
@@ -401,7 +416,7 @@ func (s *Service) DeleteMessage(account, queue, id, popReceipt string) error {
 	})
 	if err != nil {
 		if svcerr.Is(err, svcerr.UpdateConditionNotSatisfied) {
-			return svcerr.New(svcerr.PopReceiptMismatch)
+			return svcerr.New(svcerr.MessageNotFound)
 		}
 		return notFound(err)
 	}

@@ -538,3 +538,25 @@ func randomReceipt() string {
 	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	return base64.StdEncoding.EncodeToString(b[:])
 }
+
+// wellFormedReceipt reports whether r could be a pop receipt the service
+// issued: one to 64 characters of base64 or a UUID (letters, digits and
+// "+/=-_"). Random receipts are base64, the browser's are UUIDs and the
+// counters tests inject ("r1") fit too; what fails is what no id source
+// makes, such as an empty receipt or one whose "+" a careless client sent
+// unescaped, so that it arrived as a space.
+func wellFormedReceipt(r string) bool {
+	if r == "" || len(r) > 64 {
+		return false
+	}
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '+' || c == '/' || c == '=' || c == '-' || c == '_':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -206,8 +206,10 @@ func TestPutGetVisibility(t *testing.T) {
 	if len(got) != 1 || got[0].DequeueCount != 2 || got[0].PopReceipt != "s1" {
 		t.Fatalf("second get: %+v", got)
 	}
-	// The first receipt is stale now.
-	wantCode(t, s.DeleteMessage(acct, "work", "id1", "r1"), svcerr.PopReceiptMismatch)
+	// The first receipt is stale now: the service finds no message under
+	// it, as it answers a consumer whose message another one took.
+	wantCode(t, s.DeleteMessage(acct, "work", "id1", "r1"), svcerr.MessageNotFound)
+	wantCode(t, s.DeleteMessage(acct, "work", "id1", "never-issued"), svcerr.MessageNotFound)
 	wantCode(t, s.DeleteMessage(acct, "work", "nope", "s1"), svcerr.MessageNotFound)
 	if err := s.DeleteMessage(acct, "work", "id1", "s1"); err != nil {
 		t.Fatal(err)
@@ -215,6 +217,61 @@ func TestPutGetVisibility(t *testing.T) {
 	wantCode(t, s.DeleteMessage(acct, "work", "id1", "s1"), svcerr.MessageNotFound)
 	if _, n, _ := s.Properties(acct, "work"); n != 0 {
 		t.Fatalf("count after delete %d", n)
+	}
+}
+
+// TestStaleReceipt is the competing consumers' case: A's visibility
+// timeout lapses, B gets the message, and A's receipt no longer finds it.
+// The service answers 404 MessageNotFound there, not PopReceiptMismatch;
+// the message stays for B.
+func TestStaleReceipt(t *testing.T) {
+	s, c, _ := newService(t)
+	s.Create(acct, "que", nil)
+	m, _ := s.Put(acct, "que", "job", PutOptions{})
+	a, _ := s.Get(acct, "que", GetOptions{VisibilityTimeout: 30 * time.Second})
+	c.add(31 * time.Second)
+	b, _ := s.Get(acct, "que", GetOptions{VisibilityTimeout: 30 * time.Second})
+	if len(a) != 1 || len(b) != 1 || a[0].PopReceipt == b[0].PopReceipt {
+		t.Fatalf("gets: %+v %+v", a, b)
+	}
+	wantCode(t, s.DeleteMessage(acct, "que", m.ID, a[0].PopReceipt), svcerr.MessageNotFound)
+	_, err := s.Update(acct, "que", m.ID, a[0].PopReceipt, UpdateOptions{})
+	wantCode(t, err, svcerr.MessageNotFound)
+	wantCode(t, s.DeleteMessage(acct, "que", m.ID, m.PopReceipt), svcerr.MessageNotFound)
+	// B's update makes B's own first receipt stale too.
+	u, err := s.Update(acct, "que", m.ID, b[0].PopReceipt, UpdateOptions{VisibilityTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, s.DeleteMessage(acct, "que", m.ID, b[0].PopReceipt), svcerr.MessageNotFound)
+	if err := s.DeleteMessage(acct, "que", m.ID, u.PopReceipt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMalformedReceipt: a string no id source makes is refused as a
+// mismatch before any message is looked for.
+func TestMalformedReceipt(t *testing.T) {
+	s, _, _ := newService(t)
+	s.Create(acct, "que", nil)
+	m, _ := s.Put(acct, "que", "job", PutOptions{})
+	// A base64 receipt whose "+" arrived as a space.
+	bad := m.PopReceipt[:5] + " " + m.PopReceipt[6:]
+	for _, r := range []string{"", bad, "not a receipt", "ünï", strings.Repeat("a", 65)} {
+		wantCode(t, s.DeleteMessage(acct, "que", m.ID, r), svcerr.PopReceiptMismatch)
+		_, err := s.Update(acct, "que", m.ID, r, UpdateOptions{})
+		wantCode(t, err, svcerr.PopReceiptMismatch)
+		wantCode(t, s.DeleteMessage(acct, "que", "missing", r), svcerr.PopReceiptMismatch)
+	}
+	for i := 0; i < 100; i++ {
+		for _, r := range []string{randomReceipt(), RandomID(), "r" + strconv.Itoa(i)} {
+			if !wellFormedReceipt(r) {
+				t.Fatalf("%q refused", r)
+			}
+		}
+	}
+	if err := s.DeleteMessage(acct, "que", m.ID, m.PopReceipt); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -289,7 +346,7 @@ func TestUpdate(t *testing.T) {
 		t.Fatalf("update: %+v %v", u, err)
 	}
 	_, err = s.Update(acct, "que", m.ID, got[0].PopReceipt, UpdateOptions{})
-	wantCode(t, err, svcerr.PopReceiptMismatch)
+	wantCode(t, err, svcerr.MessageNotFound)
 	_, err = s.Update(acct, "que", "missing", "u1", UpdateOptions{})
 	wantCode(t, err, svcerr.MessageNotFound)
 	c.add(10 * time.Second)

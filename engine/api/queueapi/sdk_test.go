@@ -216,9 +216,9 @@ func TestSDKMessages(t *testing.T) {
 	if *m.MessageID != *pm.MessageID || *m.MessageText != text || *m.DequeueCount != 1 || !m.TimeNextVisible.Equal(t0.Add(30*time.Second)) || *m.PopReceipt == *pm.PopReceipt {
 		t.Fatalf("dequeued: %+v", m)
 	}
-	// The receipt from the put is stale now.
+	// The receipt from the put is stale now: Azure finds no message by it.
 	_, err = q.DeleteMessage(ctx, *m.MessageID, *pm.PopReceipt, nil)
-	wantCode(t, err, queueerror.PopReceiptMismatch, 400)
+	wantCode(t, err, queueerror.MessageNotFound, 404)
 
 	// 30 s later the message is back, dequeued twice.
 	e.clock.add(30 * time.Second)
@@ -240,7 +240,7 @@ func TestSDKMessages(t *testing.T) {
 		t.Fatalf("update: %v %v", up.TimeNextVisible, *up.PopReceipt)
 	}
 	_, err = q.UpdateMessage(ctx, *m.MessageID, *m.PopReceipt, "again", nil)
-	wantCode(t, err, queueerror.PopReceiptMismatch, 400)
+	wantCode(t, err, queueerror.MessageNotFound, 404)
 	_, err = q.UpdateMessage(ctx, "00000000-0000-0000-0000-000000000000", *up.PopReceipt, "x", nil)
 	wantCode(t, err, queueerror.MessageNotFound, 404)
 	e.clock.add(5 * time.Second)
@@ -338,6 +338,60 @@ func TestSDKPoisonMessage(t *testing.T) {
 	pp, _ := poison.PeekMessage(ctx, nil)
 	if *props.ApproximateMessagesCount != 0 || len(pp.Messages) != 1 || *pp.Messages[0].MessageText != "crashes the worker" {
 		t.Fatalf("jobs count %d, poison %+v", *props.ApproximateMessagesCount, pp.Messages)
+	}
+}
+
+// TestSDKStaleReceipt is the competing consumers' case the public reports
+// describe (Azure/azure-storage-net#285, Azure/azure-storage-python#300):
+// worker A's visibility timeout lapses, worker B gets the message, and A's
+// delete or update with its old receipt gets 404 MessageNotFound, "The
+// specified message does not exist.", while the message stays B's. Only a
+// receipt no service could have issued is a 400 PopReceiptMismatch.
+func TestSDKStaleReceipt(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	q := e.client.NewQueueClient("jobs")
+	if _, err := q.Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.EnqueueMessage(ctx, "slow job", nil); err != nil {
+		t.Fatal(err)
+	}
+	opts := &azqueue.DequeueMessageOptions{VisibilityTimeout: to.Ptr(int32(30))}
+	a, err := q.DequeueMessage(ctx, opts)
+	if err != nil || len(a.Messages) != 1 {
+		t.Fatalf("A: %v", err)
+	}
+	e.clock.add(31 * time.Second)
+	b, err := q.DequeueMessage(ctx, opts)
+	if err != nil || len(b.Messages) != 1 || *b.Messages[0].DequeueCount != 2 {
+		t.Fatalf("B: %v", err)
+	}
+	id, stale := *a.Messages[0].MessageID, *a.Messages[0].PopReceipt
+
+	_, err = q.DeleteMessage(ctx, id, stale, nil)
+	wantCode(t, err, queueerror.MessageNotFound, 404)
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) || !strings.Contains(re.Error(), "The specified message does not exist.") {
+		t.Fatalf("message: %v", err)
+	}
+	_, err = q.UpdateMessage(ctx, id, stale, "A's result", &azqueue.UpdateMessageOptions{VisibilityTimeout: to.Ptr(int32(0))})
+	wantCode(t, err, queueerror.MessageNotFound, 404)
+
+	// Malformed: a "+" sent unescaped arrives as a space; an empty receipt.
+	_, err = q.DeleteMessage(ctx, id, "AgAAAAMAAAAAAAAAYUMWAIg 1gE=", nil)
+	wantCode(t, err, queueerror.PopReceiptMismatch, 400)
+	_, err = q.UpdateMessage(ctx, id, "", "x", nil)
+	wantCode(t, err, queueerror.PopReceiptMismatch, 400)
+
+	// Neither A's attempts nor the malformed ones touched B's message.
+	pk, _ := q.PeekMessage(ctx, nil)
+	props, _ := q.GetProperties(ctx, nil)
+	if len(pk.Messages) != 0 || *props.ApproximateMessagesCount != 1 {
+		t.Fatalf("after A: visible %d, count %d", len(pk.Messages), *props.ApproximateMessagesCount)
+	}
+	if _, err := q.DeleteMessage(ctx, id, *b.Messages[0].PopReceipt, nil); err != nil {
+		t.Fatalf("B's delete: %v", err)
 	}
 }
 

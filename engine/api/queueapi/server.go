@@ -39,7 +39,8 @@ type Options struct {
 	Verifier *auth.Verifier
 	// NewID returns request ids, message ids and pop receipts, in the order
 	// a request needs them; nil uses random ones. Examples inject a counter
-	// to get the same ids on every run.
+	// to get the same ids on every run. A pop receipt must be 1 to 64
+	// characters of base64 or a UUID (see queue.PutOptions.NewID).
 	NewID func() string
 }
 

@@ -91,7 +91,7 @@ func TestWireMessages(t *testing.T) {
 	if r.Status != 200 || r.Header.Get("x-ms-approximate-messages-count") != "1" || r.Header.Get("x-ms-meta-Owner") != "ana" {
 		t.Fatalf("metadata: %d %+v", r.Status, r.Header)
 	}
-	if r := w.do("DELETE", "/q1-x/messages/id4?popreceipt=id8", ""); r.Status != 400 || r.Header.Get("x-ms-error-code") != "PopReceiptMismatch" {
+	if r := w.do("DELETE", "/q1-x/messages/id4?popreceipt=id8", ""); r.Status != 404 || r.Header.Get("x-ms-error-code") != "MessageNotFound" {
 		t.Fatalf("stale receipt: %d %s", r.Status, r.Body)
 	}
 	wantResp(t, w.do("DELETE", "/q1-x/messages/id4?popreceipt=id11", ""), 204, "")
@@ -120,6 +120,9 @@ func TestWireErrors(t *testing.T) {
 		{"POST", "/nope/messages", "<QueueMessage><MessageText>x</MessageText></QueueMessage>", 404, "QueueNotFound", ""},
 		{"DELETE", "/que/messages/abc", "", 400, "MissingRequiredQueryParameter", "<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue></QueryParameterValue>"},
 		{"DELETE", "/que/messages/abc?popreceipt=r", "", 404, "MessageNotFound", ""},
+		{"DELETE", "/que/messages/abc?popreceipt=", "", 400, "PopReceiptMismatch", ""},
+		{"DELETE", "/que/messages/abc?popreceipt=AgAAAAMAAAAAAAAAYUMWAIg+1gE=", "", 400, "PopReceiptMismatch", ""}, // "+" read as a space
+		{"PUT", "/que/messages/abc?popreceipt=a%21&visibilitytimeout=0", "", 400, "PopReceiptMismatch", ""},
 		{"PUT", "/que/messages/abc?popreceipt=r", "", 400, "MissingRequiredQueryParameter", ""},
 		{"PUT", "/Que", "", 400, "InvalidResourceName", ""},
 		{"PUT", "/qu", "", 400, "OutOfRangeInput", ""},
