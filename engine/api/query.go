@@ -10,14 +10,10 @@ import (
 // on '&' only (a ';' is data, as in $format=application/json;odata=…),
 // '+' read as a space, the first of repeated names winning. It is what
 // auth.ParseQuery reads, without its map and its copies: values are
-// decoded only when asked for, and the first dozen pairs live in the
-// route itself. A SAS adds eight or so parameters to every request, and
-// under wasm decoding them into url.Values was among the largest costs of
-// a point read.
-type query struct {
-	pairs []queryPair
-	buf   [12]queryPair
-}
+// decoded only when asked for, and the pairs take one allocation. A SAS
+// adds eight or so parameters to every request, and under wasm decoding
+// them into url.Values was among the largest costs of a point read.
+type query struct{ pairs []queryPair }
 
 // queryPair is one name=value pair, the name decoded and the value as
 // sent.
@@ -26,7 +22,10 @@ type queryPair struct{ name, raw string }
 // parse splits raw, checking every escape so that a malformed one fails
 // the request as url.QueryUnescape would, with its message.
 func (q *query) parse(raw string) error {
-	q.pairs = q.buf[:0]
+	if raw == "" {
+		return nil
+	}
+	q.pairs = make([]queryPair, 0, strings.Count(raw, "&")+1)
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")
