@@ -301,9 +301,10 @@ func (m *queueModel) verify(t *testing.T, s *crashServer, round int) {
 				q.pop = ""
 			case uncertain && op.id == id && op.kind == "delete" && code == 404:
 				delete(msgs, id) // the delete landed
-			case uncertain && op.id == id && op.kind == "update" && code == 400:
-				// The update landed: a receipt the model never saw, the
-				// message hidden for an hour or visible now.
+			case uncertain && op.id == id && op.kind == "update" && code == 404:
+				// The update landed: the model's receipt is stale, which
+				// finds no message, as in Azure; the message is hidden for
+				// an hour or visible now.
 				q.pop, q.text = "", op.text
 				maybe[id] = true
 			default:

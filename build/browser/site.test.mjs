@@ -524,7 +524,7 @@ await t.getEntity("p", "r");`,
       "A took: ship order 42 | dequeueCount 1",
       "B finds: 0 messages",
       "B took: ship order 42 | dequeueCount 2",
-      "A's delete: 400 PopReceiptMismatch",
+      "A's delete: 404 MessageNotFound",
       "left: 0 messages",
     ].join("\n");
     // Twice: a starter runs again on the kept store.
@@ -538,7 +538,7 @@ await t.getEntity("p", "r");`,
     const services = () => page.locator("#pg-wire li").evaluateAll((lis) => lis.map((li) => `${li.dataset.service} ${li.dataset.method} ${li.dataset.status}`));
     const queueWire = await services();
     assert.ok(queueWire.length >= 9 && queueWire.every((w) => w.startsWith("queue ")), queueWire.join("; "));
-    assert.ok(queueWire.includes("queue DELETE 400"), queueWire.join("; "));
+    assert.ok(queueWire.includes("queue DELETE 404"), queueWire.join("; "));
     await page.screenshot({ path: join(outDir, "playground-queue.png"), fullPage: true });
 
     const b = await starter("Blobs");

@@ -135,7 +135,8 @@ await sleep(30);
 const [b] = (await jobs.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;
 print("B took:", b.messageText, "| dequeueCount", b.dequeueCount);
 
-// Each take has its own pop receipt: A's no longer deletes the message.
+// Each take has its own pop receipt: A's is stale now, and finds no
+// message (404, as Azure answers a worker that was too slow).
 try {
   await jobs.deleteMessage(a.messageId, a.popReceipt);
 } catch (e) {

@@ -240,11 +240,11 @@ for (const [name, envOf] of [
     const queue = "q" + name.length;
     const r = await run(queueProgram(queue), envOf());
     assert.equal(r.error, undefined, JSON.stringify(r.error) + "\n" + r.output);
-    assert.equal(r.output, `héllo ✓ 1\n0\nhéllo ✓ 2 true\n400 PopReceiptMismatch\n0\n["${queue}"]`);
+    assert.equal(r.output, `héllo ✓ 1\n0\nhéllo ✓ 2 true\n404 MessageNotFound\n0\n["${queue}"]`);
     // Every request is recorded, once, with its service's bodies.
     assert.deepEqual(
       r.requests.map((q) => `${q.method} ${q.status}`),
-      ["PUT 201", "POST 201", "GET 200", "GET 200", "GET 200", "DELETE 400", "DELETE 204", "GET 200", "GET 200"],
+      ["PUT 201", "POST 201", "GET 200", "GET 200", "GET 200", "DELETE 404", "DELETE 204", "GET 200", "GET 200"],
     );
     assert.match(r.requests[1].requestBody, /<MessageText>héllo ✓<\/MessageText>/);
     assert.match(r.requests[2].responseBody, /<DequeueCount>1<\/DequeueCount>/);
