@@ -26,14 +26,20 @@ const (
 	FullMetadata
 )
 
-var metadataNames = [...]string{"", "nometadata", "minimalmetadata", "fullmetadata"}
-
 // ContentType is the response Content-Type for the level.
 func (m Metadata) ContentType() string {
 	if m < NoMetadata || m > FullMetadata {
 		m = MinimalMetadata
 	}
-	return "application/json;odata=" + metadataNames[m] + ";streaming=true;charset=utf-8"
+	return contentTypes[m]
+}
+
+// contentTypes are the levels' Content-Types, written once rather than
+// concatenated for every response.
+var contentTypes = [...]string{
+	NoMetadata:      "application/json;odata=nometadata;streaming=true;charset=utf-8",
+	MinimalMetadata: "application/json;odata=minimalmetadata;streaming=true;charset=utf-8",
+	FullMetadata:    "application/json;odata=fullmetadata;streaming=true;charset=utf-8",
 }
 
 // ParseFormat picks the metadata level from the $format query parameter,
@@ -53,7 +59,11 @@ func ParseFormat(accept, format string) (Metadata, error) {
 	if strings.TrimSpace(accept) == "" {
 		return MinimalMetadata, nil
 	}
-	for _, part := range strings.Split(accept, ",") {
+	// Cut rather than Split: every request has an Accept header, and the
+	// slices Split made were garbage the collector paid for under wasm.
+	for rest, more := accept, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, ",")
 		if m, ok := level(part); ok {
 			return m, nil
 		}
@@ -63,15 +73,17 @@ func ParseFormat(accept, format string) (Metadata, error) {
 
 // level reads one media range such as application/json;odata=nometadata.
 func level(s string) (Metadata, bool) {
-	params := strings.Split(s, ";")
-	mt := strings.ToLower(strings.TrimSpace(params[0]))
+	first, params, more := strings.Cut(s, ";")
+	mt := strings.ToLower(strings.TrimSpace(first))
 	switch mt {
 	case "application/json", "*/*", "application/*", "json":
 	default:
 		return 0, false
 	}
 	m := MinimalMetadata
-	for _, p := range params[1:] {
+	for more {
+		var p string
+		p, params, more = strings.Cut(params, ";")
 		k, v, _ := strings.Cut(p, "=")
 		if strings.EqualFold(strings.TrimSpace(k), "odata") {
 			switch strings.ToLower(strings.TrimSpace(v)) {
