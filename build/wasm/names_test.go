@@ -116,11 +116,17 @@ func TestCheckDeps(t *testing.T) {
 }
 
 func TestSizesBudget(t *testing.T) {
-	if err := (Sizes{Gzip: BudgetGzip}).CheckBudget(); err != nil {
+	if err := (Sizes{Gzip: CeilingGzip}).CheckBudget(); err != nil {
 		t.Fatal(err)
 	}
-	if err := (Sizes{Gzip: BudgetGzip + 1}).CheckBudget(); err == nil {
-		t.Fatal("one byte over the budget passed")
+	if err := (Sizes{Gzip: CeilingGzip + 1}).CheckBudget(); err == nil {
+		t.Fatal("one byte over the ceiling passed")
+	}
+	if over := (Sizes{Raw: 1, Gzip: BudgetGzip + 1}).String(); !strings.Contains(over, "OVER the budget") {
+		t.Fatalf("a build over the budget is not said to be: %s", over)
+	}
+	if CeilingGzip < BudgetGzip {
+		t.Fatal("the ceiling is below the budget: make them one")
 	}
 	if BudgetGzip != 1258291 {
 		t.Fatalf("budget %d B is not 1.2 MiB", BudgetGzip)
