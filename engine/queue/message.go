@@ -346,12 +346,14 @@ func notFound(err error) error {
 // A pop receipt that is not the message's latest fails with
 // MessageNotFound, as a message that does not exist does: the service
 // finds a message by its id and receipt together, so a receipt gone stale
-// (the message got again, or updated, since) finds nothing. Only a string
-// that cannot be a receipt at all (see wellFormedReceipt) fails with
-// PopReceiptMismatch.
+// (the message got again, or updated, since) finds nothing. A string that
+// cannot be a receipt at all (see WellFormedReceipt) fails first, with
+// InvalidQueryParameterValue, as the service refuses a malformed
+// popreceipt parameter. Neither case is PopReceiptMismatch, which the
+// service is not seen to answer for either.
 func (s *Service) Update(account, queue, id, popReceipt string, o UpdateOptions) (Message, error) {
-	if !wellFormedReceipt(popReceipt) {
-		return Message{}, svcerr.New(svcerr.PopReceiptMismatch)
+	if !WellFormedReceipt(popReceipt) {
+		return Message{}, svcerr.New(svcerr.InvalidQueryParameterValue)
 	}
 	if o.Text != nil {
 		if err := CheckText(*o.Text); err != nil {
@@ -395,8 +397,8 @@ func (s *Service) Update(account, queue, id, popReceipt string, o UpdateOptions)
 // DeleteMessage deletes a message given the pop receipt of its last Get,
 // Put or Update, with the errors of Update.
 func (s *Service) DeleteMessage(account, queue, id, popReceipt string) error {
-	if !wellFormedReceipt(popReceipt) {
-		return svcerr.New(svcerr.PopReceiptMismatch)
+	if !WellFormedReceipt(popReceipt) {
+		return svcerr.New(svcerr.InvalidQueryParameterValue)
 	}
 	q, err := s.lookup(account, queue)
 	if err != nil {

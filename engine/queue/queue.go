@@ -539,13 +539,14 @@ func randomReceipt() string {
 	return base64.StdEncoding.EncodeToString(b[:])
 }
 
-// wellFormedReceipt reports whether r could be a pop receipt the service
+// WellFormedReceipt reports whether r could be a pop receipt the service
 // issued: one to 64 characters of base64 or a UUID (letters, digits and
 // "+/=-_"). Random receipts are base64, the browser's are UUIDs and the
 // counters tests inject ("r1") fit too; what fails is what no id source
 // makes, such as an empty receipt or one whose "+" a careless client sent
-// unescaped, so that it arrived as a space.
-func wellFormedReceipt(r string) bool {
+// unescaped, so that it arrived as a space. Front ends check it to name
+// the popreceipt parameter in their error, as the service does.
+func WellFormedReceipt(r string) bool {
 	if r == "" || len(r) > 64 {
 		return false
 	}

@@ -249,8 +249,10 @@ func TestStaleReceipt(t *testing.T) {
 	}
 }
 
-// TestMalformedReceipt: a string no id source makes is refused as a
-// mismatch before any message is looked for.
+// TestMalformedReceipt: a string no id source makes is refused as an
+// invalid query parameter before any message is looked for, as the service
+// answers a malformed popreceipt (MicrosoftDocs/feedback#2842); never as
+// PopReceiptMismatch.
 func TestMalformedReceipt(t *testing.T) {
 	s, _, _ := newService(t)
 	s.Create(acct, "que", nil)
@@ -258,14 +260,15 @@ func TestMalformedReceipt(t *testing.T) {
 	// A base64 receipt whose "+" arrived as a space.
 	bad := m.PopReceipt[:5] + " " + m.PopReceipt[6:]
 	for _, r := range []string{"", bad, "not a receipt", "ünï", strings.Repeat("a", 65)} {
-		wantCode(t, s.DeleteMessage(acct, "que", m.ID, r), svcerr.PopReceiptMismatch)
+		wantCode(t, s.DeleteMessage(acct, "que", m.ID, r), svcerr.InvalidQueryParameterValue)
 		_, err := s.Update(acct, "que", m.ID, r, UpdateOptions{})
-		wantCode(t, err, svcerr.PopReceiptMismatch)
-		wantCode(t, s.DeleteMessage(acct, "que", "missing", r), svcerr.PopReceiptMismatch)
+		wantCode(t, err, svcerr.InvalidQueryParameterValue)
+		wantCode(t, s.DeleteMessage(acct, "que", "missing", r), svcerr.InvalidQueryParameterValue)
+		wantCode(t, s.DeleteMessage(acct, "absent", m.ID, r), svcerr.InvalidQueryParameterValue)
 	}
 	for i := 0; i < 100; i++ {
 		for _, r := range []string{randomReceipt(), RandomID(), "r" + strconv.Itoa(i)} {
-			if !wellFormedReceipt(r) {
+			if !WellFormedReceipt(r) {
 				t.Fatalf("%q refused", r)
 			}
 		}

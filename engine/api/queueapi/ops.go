@@ -328,12 +328,24 @@ func appendMessages(b []byte, msgs []queue.Message, peek bool) []byte {
 }
 
 // popReceipt reads the popreceipt parameter, which the message operations
-// require.
+// require. One no service could have issued (a "+" sent unescaped arrives
+// as a space) is refused here, with the parameter and the reason the
+// service gives in the error body (MicrosoftDocs/feedback#2842), before
+// the queue or message is looked for.
 func (c *call) popReceipt() (string, error) {
 	if !c.rt.query.Has("popreceipt") {
 		return "", &paramError{err: svcerr.New(svcerr.MissingRequiredQueryParameter), name: "popreceipt"}
 	}
-	return c.rt.query.Get("popreceipt"), nil
+	r := c.rt.query.Get("popreceipt")
+	if !queue.WellFormedReceipt(r) {
+		return "", &paramError{
+			err:    svcerr.New(svcerr.InvalidQueryParameterValue),
+			name:   "popreceipt",
+			value:  r,
+			reason: "Invalid pop receipt format",
+		}
+	}
+	return r, nil
 }
 
 func (c *call) updateMessage() error {

@@ -345,8 +345,10 @@ func TestSDKPoisonMessage(t *testing.T) {
 // describe (Azure/azure-storage-net#285, Azure/azure-storage-python#300):
 // worker A's visibility timeout lapses, worker B gets the message, and A's
 // delete or update with its old receipt gets 404 MessageNotFound, "The
-// specified message does not exist.", while the message stays B's. Only a
-// receipt no service could have issued is a 400 PopReceiptMismatch.
+// specified message does not exist.", while the message stays B's. A
+// receipt no service could have issued is a 400 InvalidQueryParameterValue
+// naming popreceipt, "Invalid pop receipt format" (MicrosoftDocs/feedback
+// #2842); neither case is PopReceiptMismatch.
 func TestSDKStaleReceipt(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -380,9 +382,21 @@ func TestSDKStaleReceipt(t *testing.T) {
 
 	// Malformed: a "+" sent unescaped arrives as a space; an empty receipt.
 	_, err = q.DeleteMessage(ctx, id, "AgAAAAMAAAAAAAAAYUMWAIg 1gE=", nil)
-	wantCode(t, err, queueerror.PopReceiptMismatch, 400)
+	wantCode(t, err, queueerror.InvalidQueryParameterValue, 400)
+	for _, want := range []string{
+		"<QueryParameterName>popreceipt</QueryParameterName>",
+		"<QueryParameterValue>AgAAAAMAAAAAAAAAYUMWAIg 1gE=</QueryParameterValue>",
+		"<Reason>Invalid pop receipt format</Reason>",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("malformed delete: no %s in %v", want, err)
+		}
+	}
 	_, err = q.UpdateMessage(ctx, id, "", "x", nil)
-	wantCode(t, err, queueerror.PopReceiptMismatch, 400)
+	wantCode(t, err, queueerror.InvalidQueryParameterValue, 400)
+	if !strings.Contains(err.Error(), "<Reason>Invalid pop receipt format</Reason>") {
+		t.Fatalf("malformed update: %v", err)
+	}
 
 	// Neither A's attempts nor the malformed ones touched B's message.
 	pk, _ := q.PeekMessage(ctx, nil)

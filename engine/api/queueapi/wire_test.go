@@ -120,9 +120,18 @@ func TestWireErrors(t *testing.T) {
 		{"POST", "/nope/messages", "<QueueMessage><MessageText>x</MessageText></QueueMessage>", 404, "QueueNotFound", ""},
 		{"DELETE", "/que/messages/abc", "", 400, "MissingRequiredQueryParameter", "<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue></QueryParameterValue>"},
 		{"DELETE", "/que/messages/abc?popreceipt=r", "", 404, "MessageNotFound", ""},
-		{"DELETE", "/que/messages/abc?popreceipt=", "", 400, "PopReceiptMismatch", ""},
-		{"DELETE", "/que/messages/abc?popreceipt=AgAAAAMAAAAAAAAAYUMWAIg+1gE=", "", 400, "PopReceiptMismatch", ""}, // "+" read as a space
-		{"PUT", "/que/messages/abc?popreceipt=a%21&visibilitytimeout=0", "", 400, "PopReceiptMismatch", ""},
+		// A malformed receipt, as Azure answers it (MicrosoftDocs/feedback#2842),
+		// before the queue or message is looked for; never PopReceiptMismatch.
+		{"DELETE", "/que/messages/abc?popreceipt=", "", 400, "InvalidQueryParameterValue",
+			"<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue></QueryParameterValue><Reason>Invalid pop receipt format</Reason>"},
+		{"DELETE", "/que/messages/abc?popreceipt=AgAAAAMAAAAAAAAAYUMWAIg+1gE=", "", 400, "InvalidQueryParameterValue", // "+" read as a space
+			"<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue>AgAAAAMAAAAAAAAAYUMWAIg 1gE=</QueryParameterValue><Reason>Invalid pop receipt format</Reason>"},
+		{"DELETE", "/nope/messages/abc?popreceipt=a%20b", "", 400, "InvalidQueryParameterValue",
+			"<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue>a b</QueryParameterValue><Reason>Invalid pop receipt format</Reason>"},
+		{"PUT", "/que/messages/abc?popreceipt=a%3C%21&visibilitytimeout=0", "", 400, "InvalidQueryParameterValue",
+			"<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue>a&lt;!</QueryParameterValue><Reason>Invalid pop receipt format</Reason>"},
+		{"PUT", "/que/messages/abc?popreceipt=a%21", "", 400, "InvalidQueryParameterValue",
+			"<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue>a!</QueryParameterValue><Reason>Invalid pop receipt format</Reason>"},
 		{"PUT", "/que/messages/abc?popreceipt=r", "", 400, "MissingRequiredQueryParameter", ""},
 		{"PUT", "/Que", "", 400, "InvalidResourceName", ""},
 		{"PUT", "/qu", "", 400, "OutOfRangeInput", ""},
