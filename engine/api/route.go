@@ -61,22 +61,11 @@ func parseRoute(r *Request) (*route, error) {
 	if err := rt.query.parse(rawQuery); err != nil {
 		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: "+err.Error())
 	}
-	scheme := r.Scheme
-	if scheme == "" {
-		scheme = "http"
+	account, rest, base, err := Address(r)
+	if err != nil {
+		return nil, err
 	}
-	rest := strings.TrimPrefix(rawPath, "/")
-	if pathStyleHost(r.Host) {
-		acct, after, _ := strings.Cut(rest, "/")
-		rt.account, rest = acct, after
-		rt.base = scheme + "://" + r.Host + "/" + acct
-	} else {
-		rt.account, _, _ = strings.Cut(r.Host, ".")
-		rt.base = scheme + "://" + r.Host
-	}
-	if rt.account == "" {
-		return nil, svcerr.New(svcerr.InvalidURI)
-	}
+	rt.account, rt.base = account, base
 	if err := rt.parseResource(rest); err != nil {
 		return nil, err
 	}

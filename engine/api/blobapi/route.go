@@ -1,7 +1,6 @@
 package blobapi
 
 import (
-	"net/netip"
 	"net/url"
 	"strings"
 
@@ -25,21 +24,6 @@ type route struct {
 	blob      string // "" for a container
 }
 
-// pathStyleHost reports whether requests to host name the account in the
-// first path segment (the emulator's addressing, for an IP address or a
-// single-label name such as localhost) rather than in the first label of
-// the host name (the service's).
-func pathStyleHost(host string) bool {
-	h := host
-	if strings.HasPrefix(h, "[") {
-		h, _, _ = strings.Cut(h[1:], "]")
-	} else if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		h = h[:i]
-	}
-	_, err := netip.ParseAddr(h)
-	return err == nil || !strings.Contains(h, ".")
-}
-
 // parseRoute splits a request target into account, container and blob.
 func parseRoute(r *api.Request) (*route, error) {
 	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
@@ -47,23 +31,11 @@ func parseRoute(r *api.Request) (*route, error) {
 	if err != nil {
 		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
 	}
-	rt := &route{rawPath: rawPath, rawQuery: rawQuery, query: q}
-	scheme := r.Scheme
-	if scheme == "" {
-		scheme = "http"
+	account, rest, base, err := api.Address(r)
+	if err != nil {
+		return nil, err
 	}
-	rest := strings.TrimPrefix(rawPath, "/")
-	if pathStyleHost(r.Host) {
-		acct, after, _ := strings.Cut(rest, "/")
-		rt.account, rest = acct, after
-		rt.base = scheme + "://" + r.Host + "/" + acct
-	} else {
-		rt.account, _, _ = strings.Cut(r.Host, ".")
-		rt.base = scheme + "://" + r.Host
-	}
-	if rt.account == "" {
-		return nil, svcerr.New(svcerr.InvalidURI)
-	}
+	rt := &route{account: account, rawPath: rawPath, rawQuery: rawQuery, query: q, base: base}
 	cont, name, _ := strings.Cut(rest, "/")
 	if rt.container, err = url.PathUnescape(cont); err != nil {
 		return nil, svcerr.New(svcerr.InvalidURI)
@@ -100,6 +72,9 @@ var unsupportedHeaders = [...]struct{ name, what string }{
 
 // serve authenticates the request and routes it to its operation.
 func (c *call) serve() error {
+	if c.s.svc == nil {
+		return svcerr.With(svcerr.InternalError, "The blob service has no store.")
+	}
 	rt, err := parseRoute(c.req)
 	if err != nil {
 		return err

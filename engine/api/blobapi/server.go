@@ -113,38 +113,15 @@ type call struct {
 
 func (s *Server) newCall(req *api.Request) *call {
 	c := &call{s: s, svc: s.svc, req: req, resp: &api.Response{}, id: s.newID(), now: s.now()}
-	h := &c.resp.Header
-	h.Set("x-ms-request-id", c.id)
-	v := req.Header.Get("x-ms-version")
-	if v == "" {
-		v = DefaultVersion
-	}
-	h.Set("x-ms-version", v)
-	h.Set("Date", httpDate(c.now))
-	if id := req.Header.Get("x-ms-client-request-id"); id != "" {
-		h.Set("x-ms-client-request-id", id)
-	}
+	api.SetCommonHeaders(&c.resp.Header, req, c.id, DefaultVersion, httpDate(c.now))
 	return c
 }
 
 // Serve answers one request. It never panics on any input; every failure
 // becomes an error response in the service's format.
-func (s *Server) Serve(req *api.Request) (resp *api.Response) {
+func (s *Server) Serve(req *api.Request) *api.Response {
 	c := s.newCall(req)
-	defer func() {
-		// A bug must cost one request, not the host: the browser and the
-		// Worker lose all in-memory state when the runtime dies.
-		if p := recover(); p != nil {
-			resp = c.fail(svcerr.New(svcerr.InternalError))
-		}
-	}()
-	if s.svc == nil {
-		return c.fail(svcerr.With(svcerr.InternalError, "The blob service has no store."))
-	}
-	if err := c.serve(); err != nil {
-		return c.fail(err)
-	}
-	return c.resp
+	return api.Guard(c.resp, c.serve, c.fail)
 }
 
 // Error answers req with err in the service's XML error format, for

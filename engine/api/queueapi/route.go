@@ -1,7 +1,6 @@
 package queueapi
 
 import (
-	"net/netip"
 	"net/url"
 	"strings"
 
@@ -35,22 +34,6 @@ type route struct {
 	message string
 }
 
-// pathStyleHost reports whether requests to host name the account in the
-// first path segment (the emulator's addressing) rather than in the first
-// label of the host name (the service's).
-func pathStyleHost(host string) bool {
-	h := host
-	if strings.HasPrefix(h, "[") {
-		h, _, _ = strings.Cut(h[1:], "]")
-	} else if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		h = h[:i]
-	}
-	if _, err := netip.ParseAddr(h); err == nil || h == "" || !strings.Contains(h, ".") {
-		return true
-	}
-	return false
-}
-
 // parseRoute splits a request target into account and resource.
 func parseRoute(r *api.Request) (*route, error) {
 	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
@@ -58,23 +41,11 @@ func parseRoute(r *api.Request) (*route, error) {
 	if err != nil {
 		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
 	}
-	rt := &route{rawPath: rawPath, rawQuery: rawQuery, query: q}
-	scheme := r.Scheme
-	if scheme == "" {
-		scheme = "http"
+	account, rest, base, err := api.Address(r)
+	if err != nil {
+		return nil, err
 	}
-	rest := strings.TrimPrefix(rawPath, "/")
-	if pathStyleHost(r.Host) {
-		acct, after, _ := strings.Cut(rest, "/")
-		rt.account, rest = acct, after
-		rt.base = scheme + "://" + r.Host + "/" + acct
-	} else {
-		rt.account, _, _ = strings.Cut(r.Host, ".")
-		rt.base = scheme + "://" + r.Host
-	}
-	if rt.account == "" {
-		return nil, svcerr.New(svcerr.InvalidURI)
-	}
+	rt := &route{account: account, rawPath: rawPath, rawQuery: rawQuery, query: q, base: base}
 	rest = strings.TrimSuffix(rest, "/")
 	if rest == "" {
 		rt.kind = resService

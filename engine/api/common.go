@@ -1,0 +1,71 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// This file holds what the Table, Queue and Blob protocols share: how a
+// request names its account, the headers every answer carries, and the
+// guard that keeps a bug from taking down the host.
+
+// Address splits r's target into the account it names and the rest of
+// its path, after the account and without a leading slash or the query.
+// An IP address, localhost or another single-label host names the
+// account in the first path segment (the emulator's addressing); any
+// other host in its first label (the service's). base is the URL the
+// account's resources hang off, such as
+// http://127.0.0.1:10002/devstoreaccount1. A target without an account
+// fails with InvalidURI.
+func Address(r *Request) (account, rest, base string, err error) {
+	rawPath, _, _ := strings.Cut(r.Target, "?")
+	scheme := r.Scheme
+	if scheme == "" {
+		scheme = "http"
+	}
+	rest = strings.TrimPrefix(rawPath, "/")
+	if pathStyleHost(r.Host) {
+		account, rest, _ = strings.Cut(rest, "/")
+		base = scheme + "://" + r.Host + "/" + account
+	} else {
+		account, _, _ = strings.Cut(r.Host, ".")
+		base = scheme + "://" + r.Host
+	}
+	if account == "" {
+		return "", "", "", svcerr.New(svcerr.InvalidURI)
+	}
+	return account, rest, base, nil
+}
+
+// SetCommonHeaders sets the headers every answer to req carries: the
+// request id, the protocol version (req's, or defaultVersion when it
+// names none), the date, and the client's request id echoed.
+func SetCommonHeaders(h *Header, req *Request, id, defaultVersion, date string) {
+	h.Set("x-ms-request-id", id)
+	v := req.Header.Get("x-ms-version")
+	if v == "" {
+		v = defaultVersion
+	}
+	h.Set("x-ms-version", v)
+	h.Set("Date", date)
+	if cid := req.Header.Get("x-ms-client-request-id"); cid != "" {
+		h.Set("x-ms-client-request-id", cid)
+	}
+}
+
+// Guard runs serve and returns resp, or fail's answer to the error serve
+// returns. A panic in serve becomes fail's answer to InternalError: a bug
+// must cost one request, not the host, since the browser and the Worker
+// lose all in-memory state when the runtime dies.
+func Guard(resp *Response, serve func() error, fail func(error) *Response) (out *Response) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = fail(svcerr.New(svcerr.InternalError))
+		}
+	}()
+	if err := serve(); err != nil {
+		return fail(err)
+	}
+	return resp
+}
