@@ -143,7 +143,16 @@ func (c *call) commonHeaders() {
 	h := &c.resp.Header
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
-	SetCommonHeaders(h, c.req, c.id, DefaultVersion, c.s.date.text(c.now))
+	h.Set("x-ms-request-id", c.id)
+	v := c.req.Header.Get("x-ms-version")
+	if v == "" {
+		v = DefaultVersion
+	}
+	h.Set("x-ms-version", v)
+	h.Set("Date", c.s.date.text(c.now))
+	if id := c.req.Header.Get("x-ms-client-request-id"); id != "" {
+		h.Set("x-ms-client-request-id", id)
+	}
 }
 
 // dateHeader is the Date header of the current second, kept because it
