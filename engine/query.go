@@ -373,7 +373,7 @@ func (pg *pager) visit(it keyspace.Item) bool {
 	if f != nil && it.Settled() {
 		// The residue decides, unless the filter reads a long value
 		// it leaves in the file.
-		rec.Enc, rec.Props, rec.Deferred = it.Enc, it.HeadLen(), false
+		rec.Reset(it.Enc, it.HeadLen())
 		if !f.Match(rec) && !rec.Deferred {
 			pg.lastMatched = false
 			return true
@@ -384,7 +384,7 @@ func (pg *pager) visit(it keyspace.Item) bool {
 		pg.err = internal(err)
 		return false
 	}
-	rec.Enc, rec.Props = enc, it.HeadLen()
+	rec.Reset(enc, it.HeadLen())
 	matched := f == nil || f.Match(rec)
 	if matched {
 		// The returned entity's strings point into the reader's

@@ -316,6 +316,18 @@ type Record struct {
 	// a settled item's residue leaves in the file: the filter's answer
 	// then does not count, and the whole entity must be read.
 	Deferred bool
+
+	// The last property found, for a filter that reads one property
+	// twice (a range: N ge 10 and N lt 20). Reset clears it.
+	lastName string
+	last     edm.Value
+}
+
+// Reset points the Record at another entity. A Record whose Enc is
+// changed otherwise may answer a repeated question about the previous
+// entity.
+func (er *Record) Reset(enc string, props int) {
+	*er = Record{Enc: enc, Props: props}
 }
 
 // Property implements odata.Record. It runs once per examined entity, so
@@ -333,6 +345,9 @@ func (er *Record) Property(name string) (edm.Value, bool) {
 			return edm.StringValue(rk), !r.err
 		}
 		return edm.DateTimeTicks(ticks), !r.err
+	}
+	if name == er.lastName && name != "" {
+		return er.last, true
 	}
 	r := reader{s: er.Enc, off: er.Props}
 	if r.off == 0 {
@@ -374,7 +389,11 @@ func (er *Record) Property(name string) (edm.Value, bool) {
 				return edm.Value{}, false
 			}
 			v := r.value(kind, plain)
-			return v, !r.err
+			if r.err {
+				return edm.Value{}, false
+			}
+			er.lastName, er.last = name, v
+			return v, true
 		}
 		if c > 0 {
 			return edm.Value{}, false // sorted: it is not here

@@ -3,6 +3,7 @@ package keyspace
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tablelab/tablelab/engine/edm"
 )
@@ -158,5 +159,34 @@ func TestDecodeRefusesDamage(t *testing.T) {
 	}
 	if _, _, _, err := decode(enc + "x"); err == nil || Valid(enc+"x") {
 		t.Fatal("an encoding with a byte past its end decodes")
+	}
+}
+
+// TestRecordRepeatedLookup checks the Record's memory of its last
+// property: a second question about the same property has the same
+// answer, a question about another is read afresh, and Reset forgets the
+// previous entity, including one held in the same buffer.
+func TestRecordRepeatedLookup(t *testing.T) {
+	a := encode(1, "p", "r", prop{"A", edm.Int32Value(1)}, prop{"N", edm.Int32Value(7)})
+	b := encode(1, "p", "r", prop{"A", edm.Int32Value(2)}, prop{"N", edm.Int32Value(9)})
+	buf := []byte(a)
+	enc := unsafe.String(unsafe.SliceData(buf), len(buf))
+	var rec Record
+	rec.Reset(enc, 0)
+	for range 2 {
+		if v, ok := rec.Property("N"); !ok || v.Int() != 7 {
+			t.Fatalf("N = %v, %v; want 7", v, ok)
+		}
+	}
+	if v, ok := rec.Property("A"); !ok || v.Int() != 1 {
+		t.Fatalf("A = %v, %v; want 1", v, ok)
+	}
+	if _, ok := rec.Property("Missing"); ok {
+		t.Fatal("a missing property was found")
+	}
+	copy(buf, b) // the next entity in the same buffer, as a read-back window reuses it
+	rec.Reset(enc, 0)
+	if v, ok := rec.Property("N"); !ok || v.Int() != 9 {
+		t.Fatalf("after Reset, N = %v, %v; want 9", v, ok)
 	}
 }
