@@ -16,38 +16,16 @@ import {
   generateAccountSASQueryParameters,
   generateBlobSASQueryParameters,
 } from "@azure/storage-blob";
+import { account, conn, endpointOf, key, name, noRetry, rejects } from "./storage.mjs";
 
-const conn = process.env.STORAGE_CONNECTION_STRING;
-if (!conn) throw new Error("set STORAGE_CONNECTION_STRING");
-const field = (name) => new RegExp(`(?:^|;)${name}=([^;]+)`).exec(conn)?.[1];
-const account = field("AccountName");
-const key = field("AccountKey");
-const endpoint = field("BlobEndpoint").replace(/\/$/, "");
+const endpoint = endpointOf("Blob");
 const cred = new StorageSharedKeyCredential(account, key);
-const noRetry = { retryOptions: { maxTries: 1 } };
 const service = BlobServiceClient.fromConnectionString(conn, noRetry);
-
-let counter = 0;
-function name(prefix) {
-  counter++;
-  return `${prefix}-${Date.now().toString(36)}-${counter}`;
-}
 
 async function newContainer(prefix = "js") {
   const c = service.getContainerClient(name(prefix));
   await c.create();
   return c;
-}
-
-async function rejects(promise, status, code) {
-  try {
-    await promise;
-  } catch (err) {
-    assert.equal(err.statusCode, status, `status of ${err.message}`);
-    if (code) assert.equal(err.code, code, `code of ${err.message}`);
-    return err;
-  }
-  assert.fail(`expected ${status} ${code ?? ""}`);
 }
 
 async function bytes(stream) {
