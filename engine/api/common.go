@@ -2,7 +2,9 @@ package api
 
 import (
 	"strings"
+	"time"
 
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -36,6 +38,25 @@ func Address(r *Request) (account, rest, base string, err error) {
 		return "", "", "", svcerr.New(svcerr.InvalidURI)
 	}
 	return account, rest, base, nil
+}
+
+// AuthRequest is what auth.Verifier reads of r, addressed to account of
+// service and verified at now. The caller adds what its route names: the
+// container, queue or blob.
+func AuthRequest(r *Request, service auth.Service, account string, now time.Time) auth.Request {
+	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
+	return auth.Request{
+		Service:  service,
+		Method:   r.Method,
+		RawPath:  rawPath,
+		Query:    rawQuery,
+		Header:   r.Header.Get,
+		Headers:  r.Header.Each,
+		Account:  account,
+		Scheme:   r.Scheme,
+		RemoteIP: r.RemoteIP,
+		Now:      now,
+	}
 }
 
 // SetCommonHeaders sets the headers every answer to req carries: the

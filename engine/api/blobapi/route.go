@@ -13,10 +13,7 @@ import (
 // route is a parsed request target.
 type route struct {
 	account string
-	// rawPath is the path as sent, percent-escapes intact, for signatures.
-	rawPath  string
-	rawQuery string
-	query    url.Values
+	query   url.Values
 	// base is the URL the account's resources hang off:
 	// http://127.0.0.1:10000/devstoreaccount1.
 	base      string
@@ -26,7 +23,7 @@ type route struct {
 
 // parseRoute splits a request target into account, container and blob.
 func parseRoute(r *api.Request) (*route, error) {
-	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
+	_, rawQuery, _ := strings.Cut(r.Target, "?")
 	q, err := auth.ParseQuery(rawQuery)
 	if err != nil {
 		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
@@ -35,7 +32,7 @@ func parseRoute(r *api.Request) (*route, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &route{account: account, rawPath: rawPath, rawQuery: rawQuery, query: q, base: base}
+	rt := &route{account: account, query: q, base: base}
 	cont, name, _ := strings.Cut(rest, "/")
 	if rt.container, err = url.PathUnescape(cont); err != nil {
 		return nil, svcerr.New(svcerr.InvalidURI)
@@ -80,20 +77,9 @@ func (c *call) serve() error {
 		return err
 	}
 	c.rt = rt
-	if c.grant, err = c.s.verifier.Verify(auth.Request{
-		Service:   auth.Blob,
-		Method:    c.req.Method,
-		RawPath:   rt.rawPath,
-		Query:     rt.rawQuery,
-		Header:    c.req.Header.Get,
-		Headers:   c.req.Header.Each,
-		Container: rt.container,
-		Blob:      rt.blob,
-		Account:   rt.account,
-		Scheme:    c.req.Scheme,
-		RemoteIP:  c.req.RemoteIP,
-		Now:       c.now,
-	}); err != nil {
+	ar := api.AuthRequest(c.req, auth.Blob, rt.account, c.now)
+	ar.Container, ar.Blob = rt.container, rt.blob
+	if c.grant, err = c.s.verifier.Verify(ar); err != nil {
 		return err
 	}
 	for _, p := range unsupportedParams {

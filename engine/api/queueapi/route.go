@@ -22,10 +22,7 @@ const (
 // route is a parsed request target.
 type route struct {
 	account string
-	// rawPath is the path as sent, percent-escapes intact, for signatures.
-	rawPath  string
-	rawQuery string
-	query    url.Values
+	query   url.Values
 	// base is the URL the account's resources hang off:
 	// http://127.0.0.1:10001/devstoreaccount1.
 	base    string
@@ -36,7 +33,7 @@ type route struct {
 
 // parseRoute splits a request target into account and resource.
 func parseRoute(r *api.Request) (*route, error) {
-	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
+	_, rawQuery, _ := strings.Cut(r.Target, "?")
 	q, err := auth.ParseQuery(rawQuery)
 	if err != nil {
 		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
@@ -45,7 +42,7 @@ func parseRoute(r *api.Request) (*route, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &route{account: account, rawPath: rawPath, rawQuery: rawQuery, query: q, base: base}
+	rt := &route{account: account, query: q, base: base}
 	rest = strings.TrimSuffix(rest, "/")
 	if rest == "" {
 		rt.kind = resService

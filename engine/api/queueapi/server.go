@@ -170,19 +170,9 @@ func (c *call) serve() error {
 		return err
 	}
 	c.rt = rt
-	if c.grant, err = c.s.verifier.Verify(auth.Request{
-		Service:   auth.Queue,
-		Method:    c.req.Method,
-		RawPath:   rt.rawPath,
-		Query:     rt.rawQuery,
-		Header:    c.req.Header.Get,
-		Headers:   c.req.Header.Each,
-		Container: rt.queue,
-		Account:   rt.account,
-		Scheme:    c.req.Scheme,
-		RemoteIP:  c.req.RemoteIP,
-		Now:       c.now,
-	}); err != nil {
+	ar := api.AuthRequest(c.req, auth.Queue, rt.account, c.now)
+	ar.Container = rt.queue
+	if c.grant, err = c.s.verifier.Verify(ar); err != nil {
 		return err
 	}
 	method := c.req.Method
