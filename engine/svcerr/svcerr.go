@@ -7,7 +7,6 @@
 package svcerr
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -197,11 +196,6 @@ func New(code Code) *Error { return &Error{Code: code, Message: code.Message(), 
 // cannot afford.
 func With(code Code, message string) *Error {
 	return &Error{Code: code, Message: message, Index: -1}
-}
-
-// Newf returns an error with a message of its own.
-func Newf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Index: -1}
 }
 
 // Error returns "Code: message".

@@ -181,7 +181,7 @@ func (h Handler) streamBody(ctx *fasthttp.RequestCtx, req *api.Request) error {
 	body, err := io.ReadAll(io.LimitReader(&progress{r: stream, ctx: ctx, idle: h.idle()}, int64(max)+1))
 	switch {
 	case err != nil:
-		return svcerr.Newf(svcerr.InvalidInput, "The request body could not be read: %v", err)
+		return svcerr.With(svcerr.InvalidInput, "The request body could not be read: "+err.Error())
 	case len(body) > max:
 		return svcerr.New(svcerr.RequestBodyTooLarge)
 	}
@@ -310,9 +310,9 @@ func (h Handler) ServeError(ctx *fasthttp.RequestCtx, err error) {
 		e = svcerr.New(svcerr.RequestBodyTooLarge)
 		linger(ctx.Conn())
 	case errors.As(err, &small):
-		e = svcerr.Newf(svcerr.InvalidHeaderValue, "The request's headers are too large.")
+		e = svcerr.With(svcerr.InvalidHeaderValue, "The request's headers are too large.")
 	default:
-		e = svcerr.Newf(svcerr.InvalidInput, "The request could not be read: %v", err)
+		e = svcerr.With(svcerr.InvalidInput, "The request could not be read: "+err.Error())
 	}
 	write(ctx, h.Server.Error(req, e))
 	// The rest of the connection's bytes cannot be trusted to start a

@@ -70,7 +70,7 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &tooBig):
 			resp = h.Server.Error(req, svcerr.New(svcerr.RequestBodyTooLarge))
 		case err != nil:
-			resp = h.Server.Error(req, svcerr.Newf(svcerr.InvalidInput, "The request body could not be read: %v", err))
+			resp = h.Server.Error(req, svcerr.With(svcerr.InvalidInput, "The request body could not be read: "+err.Error()))
 		default:
 			req.Body = body
 			resp = h.Server.Serve(req)

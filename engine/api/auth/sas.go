@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -155,8 +156,8 @@ func (g *Grant) serviceSAS(r Request, q url.Values) ([]string, error) {
 // parseSASTime reads the ISO 8601 UTC times of a SAS; the date alone is
 // allowed too.
 func parseSASTime(s string) (time.Time, bool) {
-	for _, layout := range []string{"2006-01-02T15:04:05Z", "2006-01-02T15:04Z", time.RFC3339Nano, "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
+	for _, layout := range [...]timefmt.Layout{timefmt.ISO, timefmt.ISOMinutes, timefmt.RFC3339Nano, timefmt.ISODate} {
+		if t, ok := timefmt.Parse(layout, s); ok {
 			return t, true
 		}
 	}

@@ -2,7 +2,7 @@ package auth
 
 import (
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -22,9 +22,17 @@ import (
 func blobQueueStrings(r Request, header func(string) string, q url.Values, lite bool) []string {
 	names, values := msHeaders(r)
 	sorted := append([]string(nil), names...)
-	sort.SliceStable(sorted, func(i, j int) bool { return headerLess(sorted[i], sorted[j]) })
+	slices.SortStableFunc(sorted, func(a, b string) int {
+		switch {
+		case headerLess(a, b):
+			return -1
+		case headerLess(b, a):
+			return 1
+		}
+		return 0
+	})
 	headerSets := []string{canonicalHeaders(sorted, values)}
-	sort.Strings(sorted)
+	slices.Sort(sorted)
 	headerSets = appendNew(headerSets, canonicalHeaders(sorted, values))
 
 	resources := []string{"/" + r.Account + r.RawPath}
@@ -126,12 +134,12 @@ func canonicalQuery(resource string, q url.Values, withEmpty bool) string {
 	for k := range merged {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	var b strings.Builder
 	b.WriteString(resource)
 	for _, k := range keys {
 		vs := merged[k]
-		sort.Strings(vs)
+		slices.Sort(vs)
 		b.WriteByte('\n')
 		b.WriteString(k)
 		b.WriteByte(':')

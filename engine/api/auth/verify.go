@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -141,8 +142,8 @@ func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values
 	if date == "" {
 		date = header("Date")
 	}
-	t, err := time.Parse(time1123, date)
-	if err != nil {
+	t, ok := timefmt.Parse(timefmt.RFC1123, date)
+	if !ok {
 		return Grant{}, failed("The request date is missing or malformed.")
 	}
 	if d := r.now().Sub(t); d > MaxClockSkew || d < -MaxClockSkew {

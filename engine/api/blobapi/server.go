@@ -23,6 +23,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/xmlwire"
 	"github.com/tablelab/tablelab/engine/blob"
+	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -179,8 +180,8 @@ func httpDate(t time.Time) string {
 // parseHTTPDate reads an HTTP date in any of the three forms HTTP/1.1
 // allows.
 func parseHTTPDate(s string) (time.Time, bool) {
-	for _, layout := range [...]string{"Mon, 02 Jan 2006 15:04:05 GMT", "Monday, 02-Jan-06 15:04:05 GMT", "Mon Jan _2 15:04:05 2006"} {
-		if t, err := time.Parse(layout, s); err == nil {
+	for _, layout := range [...]timefmt.Layout{timefmt.RFC1123, timefmt.RFC850, timefmt.ANSIC} {
+		if t, ok := timefmt.Parse(layout, s); ok {
 			return t, true
 		}
 	}

@@ -13,7 +13,6 @@
 package queueapi
 
 import (
-	"errors"
 	"io"
 	"strconv"
 	"time"
@@ -132,8 +131,10 @@ func (c *call) fail(err error) *api.Response {
 	}
 	c.resp.Header.Set("Content-Type", "application/xml")
 	b := xmlwire.AppendError(nil, e.Code, e.Message, c.id, c.now)
-	var pe *paramError
-	if errors.As(err, &pe) {
+	// A parameter error reaches fail as it was made, never wrapped: a
+	// type assertion does, and errors.As would link reflection into the
+	// browser build.
+	if pe, ok := err.(*paramError); ok {
 		b = appendDetails(b, pe)
 	}
 	c.resp.Body = b
