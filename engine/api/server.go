@@ -143,16 +143,7 @@ func (c *call) commonHeaders() {
 	h := &c.resp.Header
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("x-ms-request-id", c.id)
-	v := c.req.Header.Get("x-ms-version")
-	if v == "" {
-		v = DefaultVersion
-	}
-	h.Set("x-ms-version", v)
-	h.Set("Date", c.s.date.text(c.now))
-	if id := c.req.Header.Get("x-ms-client-request-id"); id != "" {
-		h.Set("x-ms-client-request-id", id)
-	}
+	SetCommonHeaders(h, c.req, c.id, DefaultVersion, c.s.date.text(c.now))
 }
 
 // dateHeader is the Date header of the current second, kept because it
