@@ -128,18 +128,7 @@ func (c *call) putBlob() error {
 	default:
 		return invalidHeader("x-ms-blob-type")
 	}
-	if err := c.checkWrite(); err != nil {
-		return err
-	}
-	props, err := c.properties(true)
-	if err != nil {
-		return err
-	}
-	meta, err := c.metadata()
-	if err != nil {
-		return err
-	}
-	sum, err := c.md5Header("Content-MD5")
+	props, meta, sum, err := c.commitHeaders(true)
 	if err != nil {
 		return err
 	}
@@ -220,19 +209,28 @@ func parseBlockList(doc []byte) ([]blob.BlockRef, error) {
 	return refs, nil
 }
 
-func (c *call) putBlockList() error {
+// commitHeaders checks that the request may write the blob and reads
+// what a write that commits a blob takes from its headers: properties
+// (std: Put Blob's, which may also come under the standard header names),
+// metadata and the Content-MD5 of the body.
+func (c *call) commitHeaders(std bool) (blob.Properties, []blob.Pair, []byte, error) {
 	if err := c.checkWrite(); err != nil {
-		return err
+		return blob.Properties{}, nil, nil, err
 	}
-	props, err := c.properties(false)
+	props, err := c.properties(std)
 	if err != nil {
-		return err
+		return blob.Properties{}, nil, nil, err
 	}
 	meta, err := c.metadata()
 	if err != nil {
-		return err
+		return blob.Properties{}, nil, nil, err
 	}
 	sum, err := c.md5Header("Content-MD5")
+	return props, meta, sum, err
+}
+
+func (c *call) putBlockList() error {
+	props, meta, sum, err := c.commitHeaders(false)
 	if err != nil {
 		return err
 	}
