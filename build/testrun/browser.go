@@ -1,10 +1,8 @@
 package testrun
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,22 +93,9 @@ func nodeTests(env Env, what string, files ...string) Tally {
 	if err != nil {
 		return Check(what, err)
 	}
-	cmd := exec.Command("node", append([]string{"--test", "--test-reporter=tap", "--test-concurrency=1"}, files...)...)
-	cmd.Dir = filepath.Join(env.Root, BrowserDir)
-	cmd.Env = append(os.Environ(), "TABLELAB_BIN="+bin)
+	extra := []string{"TABLELAB_BIN=" + bin}
 	if env.CI {
-		cmd.Env = append(cmd.Env, "CI=true")
+		extra = append(extra, "CI=true")
 	}
-	var out bytes.Buffer
-	cmd.Stdout = io.MultiWriter(&out, env.Out)
-	cmd.Stderr = env.Out
-	runErr := cmd.Run()
-	t := countTAP(out.String())
-	if runErr != nil && t.Failed == 0 {
-		t.Fail(what + ": node --test: " + runErr.Error())
-	}
-	if t.Passed+t.Failed+t.Skipped == 0 {
-		t.Fail(what + ": node --test ran no test")
-	}
-	return t
+	return runNode(env, what, filepath.Join(env.Root, BrowserDir), append([]string{"--test", "--test-reporter=tap", "--test-concurrency=1"}, files...), extra)
 }

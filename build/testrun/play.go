@@ -3,6 +3,7 @@ package testrun
 import (
 	"bytes"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 )
@@ -32,19 +33,29 @@ func PlayUnits(env Env) Tally {
 	for _, f := range files {
 		args = append(args, filepath.Join("test", filepath.Base(f)))
 	}
+	t.Add(runNode(env, what, dir, args, nil))
+	return t
+}
+
+// runNode runs node with args in dir (its test runner, reporting TAP) and
+// counts the report test by test: a run that fails with no failed test,
+// or that runs none, is a failure of what.
+func runNode(env Env, what, dir string, args, extraEnv []string) Tally {
 	cmd := exec.Command("node", args...)
 	cmd.Dir = dir
+	if len(extraEnv) > 0 {
+		cmd.Env = append(os.Environ(), extraEnv...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(&out, env.Out)
 	cmd.Stderr = env.Out
 	runErr := cmd.Run()
-	got := countTAP(out.String())
-	if runErr != nil && got.Failed == 0 {
-		got.Fail(what + ": node --test: " + runErr.Error())
+	t := countTAP(out.String())
+	if runErr != nil && t.Failed == 0 {
+		t.Fail(what + ": node --test: " + runErr.Error())
 	}
-	if got.Passed+got.Failed+got.Skipped == 0 {
-		got.Fail(what + ": node --test ran no test")
+	if t.Passed+t.Failed+t.Skipped == 0 {
+		t.Fail(what + ": node --test ran no test")
 	}
-	t.Add(got)
 	return t
 }
