@@ -319,9 +319,8 @@ func setBlobHeaders(h *api.Header, b *blob.Blob) {
 	h.Set("x-ms-lease-state", "available")
 	h.Set("x-ms-server-encrypted", "false")
 	h.Set("Accept-Ranges", "bytes")
-	if b.Blocks > 0 {
-		h.Set("x-ms-blob-committed-block-count", strconv.Itoa(b.Blocks))
-	}
+	// No x-ms-blob-committed-block-count: the service sends it for
+	// append blobs only.
 	setMetadata(h, b.Metadata)
 }
 
