@@ -34,6 +34,7 @@ func Run(root string, args []string) error {
 	targetsFlag := fs.String("targets", "tablelab,azurite-memory,azurite-disk,floor", "targets to run, of tablelab, tablelab-in-memory, azurite-memory, azurite-disk, floor (the do-nothing server) and ext=HOST:PORT (a tablelab already running)")
 	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
 	cpuProfile := fs.String("cpuprofile", "", "write the load client's CPU profile to this `file`")
+	rounds := fs.Int("interleave", 0, "with the floor among the targets, also measure the two lines held to the floor in this many `rounds` of alternating slices (a tenth of -duration each), both servers up at once")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,6 +93,13 @@ func Run(root string, args []string) error {
 	if slices.Contains(targets, "floor") {
 		rep.floor()
 		rep.floorTargets()
+		if *rounds > 0 {
+			for _, size := range sizes {
+				if err := interleave(s, os.Stdout, rep.lines, size, *dur/10, *rounds); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	rep.closing()
 	return nil
