@@ -218,17 +218,18 @@ func NewTableSAS(account string, key []byte, s TableSAS) string {
 	st, se := sasTimes(s.Start, s.Expiry)
 	toSign := strings.Join([]string{s.Permissions, st, se, "/table/" + account + "/" + strings.ToLower(s.Table),
 		"", s.IP, s.Protocol, s.Version, s.StartPartitionKey, s.StartRowKey, s.EndPartitionKey, s.EndRowKey}, "\n")
+	return sasToken(key, toSign, "sv", s.Version, "tn", s.Table, "sp", s.Permissions, "st", st, "se", se,
+		"sip", s.IP, "spr", s.Protocol, "spk", s.StartPartitionKey, "srk", s.StartRowKey, "epk", s.EndPartitionKey, "erk", s.EndRowKey)
+}
+
+// sasToken signs toSign with key and returns the token's query string:
+// the fields given as name and value pairs, those that have a value, and
+// the signature.
+func sasToken(key []byte, toSign string, fields ...string) string {
 	q := url.Values{}
-	q.Set("sv", s.Version)
-	q.Set("tn", s.Table)
-	q.Set("sp", s.Permissions)
-	if st != "" {
-		q.Set("st", st)
-	}
-	q.Set("se", se)
-	for k, v := range map[string]string{"sip": s.IP, "spr": s.Protocol, "spk": s.StartPartitionKey, "srk": s.StartRowKey, "epk": s.EndPartitionKey, "erk": s.EndRowKey} {
-		if v != "" {
-			q.Set(k, v)
+	for i := 0; i+1 < len(fields); i += 2 {
+		if fields[i+1] != "" {
+			q.Set(fields[i], fields[i+1])
 		}
 	}
 	q.Set("sig", Sign(key, toSign))
@@ -263,23 +264,8 @@ func NewAccountSAS(account string, key []byte, s AccountSAS) string {
 		fields = append(fields, "") // no encryption scope
 	}
 	toSign := strings.Join(fields, "\n") + "\n"
-	q := url.Values{}
-	q.Set("sv", s.Version)
-	q.Set("ss", s.Services)
-	q.Set("srt", s.ResourceTypes)
-	q.Set("sp", s.Permissions)
-	if st != "" {
-		q.Set("st", st)
-	}
-	q.Set("se", se)
-	if s.IP != "" {
-		q.Set("sip", s.IP)
-	}
-	if s.Protocol != "" {
-		q.Set("spr", s.Protocol)
-	}
-	q.Set("sig", Sign(key, toSign))
-	return q.Encode()
+	return sasToken(key, toSign, "sv", s.Version, "ss", s.Services, "srt", s.ResourceTypes, "sp", s.Permissions,
+		"st", st, "se", se, "sip", s.IP, "spr", s.Protocol)
 }
 
 // SASVersion is the version NewBlobSAS and NewQueueSAS sign with unless
@@ -321,22 +307,9 @@ func NewBlobSAS(account string, key []byte, s BlobSAS) string {
 		fields = append(fields, sr, "")
 	}
 	fields = append(fields, s.CacheControl, s.ContentDisposition, s.ContentEncoding, s.ContentLanguage, s.ContentType)
-	q := url.Values{}
-	q.Set("sv", s.Version)
-	q.Set("sr", sr)
-	q.Set("sp", s.Permissions)
-	if st != "" {
-		q.Set("st", st)
-	}
-	q.Set("se", se)
-	for k, v := range map[string]string{"sip": s.IP, "spr": s.Protocol, "rscc": s.CacheControl, "rscd": s.ContentDisposition,
-		"rsce": s.ContentEncoding, "rscl": s.ContentLanguage, "rsct": s.ContentType} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	q.Set("sig", Sign(key, strings.Join(fields, "\n")))
-	return q.Encode()
+	return sasToken(key, strings.Join(fields, "\n"), "sv", s.Version, "sr", sr, "sp", s.Permissions, "st", st, "se", se,
+		"sip", s.IP, "spr", s.Protocol, "rscc", s.CacheControl, "rscd", s.ContentDisposition,
+		"rsce", s.ContentEncoding, "rscl", s.ContentLanguage, "rsct", s.ContentType)
 }
 
 // QueueSAS describes a service SAS for one queue.
@@ -357,19 +330,5 @@ func NewQueueSAS(account string, key []byte, s QueueSAS) string {
 	}
 	st, se := sasTimes(s.Start, s.Expiry)
 	toSign := strings.Join([]string{s.Permissions, st, se, "/queue/" + account + "/" + s.Queue, "", s.IP, s.Protocol, s.Version}, "\n")
-	q := url.Values{}
-	q.Set("sv", s.Version)
-	q.Set("sp", s.Permissions)
-	if st != "" {
-		q.Set("st", st)
-	}
-	q.Set("se", se)
-	if s.IP != "" {
-		q.Set("sip", s.IP)
-	}
-	if s.Protocol != "" {
-		q.Set("spr", s.Protocol)
-	}
-	q.Set("sig", Sign(key, toSign))
-	return q.Encode()
+	return sasToken(key, toSign, "sv", s.Version, "sp", s.Permissions, "st", st, "se", se, "sip", s.IP, "spr", s.Protocol)
 }
