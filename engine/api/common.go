@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/url"
 	"strings"
 	"time"
 
@@ -73,6 +74,17 @@ func SetCommonHeaders(h *Header, req *Request, id, defaultVersion, date string) 
 	if cid := req.Header.Get("x-ms-client-request-id"); cid != "" {
 		h.Set("x-ms-client-request-id", cid)
 	}
+}
+
+// AddressQuery is Address with the request's query read as the service
+// reads it (auth.ParseQuery): what the Queue and Blob routes start from.
+func AddressQuery(r *Request) (account, rest, base string, query url.Values, err error) {
+	_, rawQuery, _ := strings.Cut(r.Target, "?")
+	if query, err = auth.ParseQuery(rawQuery); err != nil {
+		return "", "", "", nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
+	}
+	account, rest, base, err = Address(r)
+	return account, rest, base, query, err
 }
 
 // Guard runs serve and returns resp, or fail's answer to the error serve

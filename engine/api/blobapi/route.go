@@ -23,12 +23,7 @@ type route struct {
 
 // parseRoute splits a request target into account, container and blob.
 func parseRoute(r *api.Request) (*route, error) {
-	_, rawQuery, _ := strings.Cut(r.Target, "?")
-	q, err := auth.ParseQuery(rawQuery)
-	if err != nil {
-		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")
-	}
-	account, rest, base, err := api.Address(r)
+	account, rest, base, q, err := api.AddressQuery(r)
 	if err != nil {
 		return nil, err
 	}
