@@ -12,7 +12,7 @@
 import { EngineClient } from "./engine.js";
 import { RunHost } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, renderPlans } from "./view.js";
+import { el, errorText, renderPlans, renderScorecards } from "./view.js";
 
 const here = new URL(".", import.meta.url);
 
@@ -99,6 +99,7 @@ function enhance(figure, runHost) {
     printed.textContent = result.output;
     const parts = [printed];
     if (result.error) parts.push(el("p", "run-error", errorText(result.error)));
+    if (result.scorecards?.length) parts.push(renderScorecards(result.scorecards));
     if (result.queries.length) parts.push(renderPlans(result.queries));
     // A stopped run is not held to the expected output: it did not finish.
     if (expected !== null && result.error?.name !== "Stopped") {

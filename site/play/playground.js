@@ -22,7 +22,7 @@
 import { EngineClient, ENDPOINT } from "./engine.js";
 import { RunHost, KEEP_REQUESTS } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, planBadge, prettyXML, queryTarget, renderPlans, serviceOf } from "./view.js";
+import { el, errorText, planBadge, prettyXML, queryTarget, renderPlans, renderScorecards, serviceOf } from "./view.js";
 import { formatRequest, parseResponse } from "./wire.js";
 import { shareHash, readShareHash } from "./share.js";
 import { entitiesOf, gridOf } from "./grid.js";
@@ -244,7 +244,8 @@ async function start(root) {
       ui.errorBox.textContent = errorText(result.error);
       ui.errorBox.hidden = false;
     }
-    ui.plans.replaceChildren(...plansOf(result.queries));
+    const cards = result.scorecards?.length ? [renderScorecards(result.scorecards)] : [];
+    ui.plans.replaceChildren(...cards, ...plansOf(result.queries));
     const last = {
       requests: result.requestCount ?? result.requests.length,
       examined: result.queries.reduce((n, q) => n + q.examined, 0),

@@ -70,6 +70,9 @@ export class RunHost {
       // Older requests go a slice at a time, not one per request.
       if (run.requests.length >= 2 * this.keep) run.requests.splice(0, run.requests.length - this.keep);
       run.onRequest?.(entry);
+    } else if ("scorecard" in data) {
+      run?.scorecards.push(data.scorecard);
+      run?.onScorecard?.(data.scorecard);
     } else if ("done" in data) {
       // The worker sends no requests with done: they came one by one, and
       // what was kept of them here makes the result. Its output is the
@@ -90,6 +93,7 @@ export class RunHost {
       queries,
       requests: run?.requests.slice(-this.keep) ?? [],
       requestCount: run?.requestCount ?? 0,
+      scorecards: run?.scorecards ?? [],
     };
     if (error) result.error = error;
     return result;
@@ -103,18 +107,18 @@ export class RunHost {
 
   /**
    * run executes code against store and resolves to the runner's result
-   * ({output, plans, queries, requests, requestCount, error?}), where
-   * requests holds only the newest keep requests and requestCount says
-   * how many were made; onPrint and onRequest hear of lines and requests
-   * as they happen. A run started while another is under way stops that
+   * ({output, plans, queries, requests, requestCount, scorecards, error?}),
+   * where requests holds only the newest keep requests and requestCount
+   * says how many were made; onPrint, onRequest and onScorecard hear of
+   * lines, requests and scorecards as they happen. A run started while another is under way stops that
    * one first.
    */
-  async run(code, store, { onPrint, onRequest } = {}) {
+  async run(code, store, { onPrint, onRequest, onScorecard } = {}) {
     if (this.current) this.stop();
     const connectionString = await this.engine.connectionString(store);
     const { worker, ready } = this.worker ?? this.#start();
     return new Promise((resolve) => {
-      this.current = { store, resolve, onPrint, onRequest, lines: [], requests: [], requestCount: 0, queries: [] };
+      this.current = { store, resolve, onPrint, onRequest, onScorecard, lines: [], requests: [], requestCount: 0, queries: [], scorecards: [] };
       ready.then(
         () => worker.postMessage({ run: code, connectionString }),
         () => {},

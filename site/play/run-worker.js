@@ -9,7 +9,7 @@
 //              {httpReply: id, error}), {advance: id, seconds} (the
 //              store's clock, for sleep; answered by {advanceReply: id} or
 //              {advanceReply: id, error}), {print: line}, {request: entry},
-//              {done: {output, error?, requestCount}}
+//              {scorecard: card}, {done: {output, error?, requestCount}}
 //
 // done carries no requests, plans or queries: the page heard of every
 // request, bodies and all, as it happened, and a program that loads
@@ -57,6 +57,7 @@ onmessage = async ({ data }) => {
       sleep,
       onPrint: (line) => postMessage({ print: line }),
       onRequest: (entry) => postMessage({ request: entry }),
+      onScorecard: (card) => postMessage({ scorecard: card }),
     });
     const done = { output: result.output, requestCount: result.requests.length };
     if (result.error) done.error = result.error;

@@ -30,7 +30,22 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * (TableClient, TableServiceClient, QueueServiceClient, QueueClient,
  * BlobServiceClient, ContainerClient, BlobClient, BlockBlobClient, …)
  * wrapped so that any client it makes reports its requests here, plus
- * print, console, sleep and connectionString.
+ * print, console, sleep, scorecard and connectionString.
+ *
+ * scorecard(title, checks) runs named access patterns and prints how each
+ * was served: checks maps each pattern's name to an async function that
+ * reads through the SDK (an async iterable it returns is drained). It
+ * prints the title, then one line a check, in order:
+ *
+ *   orders of a customer: range, 12 examined / 12 returned
+ *   orders by date: table-scan ×3, 30,000 examined / 40 returned
+ *
+ * from the reads the check made: the costliest of their plans, "×k" when
+ * it made k > 1 reads (each page of a query is a read), and the sums of
+ * what they examined and returned. Its reads stay among the run's queries
+ * and plans like any other. It resolves to the card it printed, {title,
+ * rows: [{name, plan, reads, examined, returned}]}; result.scorecards
+ * lists every card of the run.
  *
  *   env.sdk               the SDK modules' exports as one object
  *                         (sdkOf(tables, blobs, queues)), or the
@@ -50,10 +65,11 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  *                         by default a real wait. The browser's moves the
  *                         engine's clock on at once, so a visibility
  *                         timeout ends without the reader waiting.
- *   env.onPrint(line), env.onRequest(entry)
- *                         optional: hear of each line and each request as
- *                         it happens, so a page shows them before the code
- *                         ends and keeps them if it must stop the code
+ *   env.onPrint(line), env.onRequest(entry), env.onScorecard(card)
+ *                         optional: hear of each line, each request and
+ *                         each finished scorecard as it happens, so a page
+ *                         shows them before the code ends and keeps them
+ *                         if it must stop the code
  */
 export async function run(code, env) {
   const lines = [];
@@ -75,6 +91,13 @@ export async function run(code, env) {
     extra: env.clientOptions ?? { allowInsecureConnection: true },
     policy: recordingPolicy(requests, env.onRequest),
   };
+  const scorecards = [];
+  const scorecard = async (title, checks) => {
+    const card = await runScorecard(String(title), checks, requests, print);
+    scorecards.push(card);
+    env.onScorecard?.(card);
+    return card;
+  };
   const globals = {
     ...env.sdk,
     TableClient: withOptions(env.sdk.TableClient, 2, options),
@@ -83,6 +106,7 @@ export async function run(code, env) {
     print,
     console: captured,
     sleep: (seconds) => (env.sleep ?? realSleep)(Number(seconds)),
+    scorecard,
   };
   for (const [name, kind] of Object.entries(STORAGE_CLIENTS)) {
     if (typeof env.sdk[name] === "function") globals[name] = withStorageOptions(env.sdk[name], kind, options);
@@ -92,7 +116,7 @@ export async function run(code, env) {
     globals.newPipeline = (credential, pipelineOptions) => newPipeline(credential, storageOptions(options, pipelineOptions));
   }
   const names = Object.keys(globals).filter((n) => identifier.test(n));
-  const result = { output: "", plans: [], queries: [], requests };
+  const result = { output: "", plans: [], queries: [], requests, scorecards };
   try {
     // The code runs in a block of its own, so it may declare names the
     // globals use (const connectionString = …) as a module could.
@@ -116,6 +140,68 @@ export async function run(code, env) {
     }
   }
   return result;
+}
+
+/**
+ * PLAN_COST orders the plans from cheapest to costliest: a scorecard
+ * names a check by the costliest plan among its reads.
+ */
+export const PLAN_COST = ["point", "range", "partition-scan", "table-scan"];
+
+// runScorecard runs each check in turn and prints its line, taking the
+// check's reads from what the recording policy adds to requests while it
+// runs. A check that throws ends the scorecard, and the program, with
+// its error.
+async function runScorecard(title, checks, requests, print) {
+  if (!checks || typeof checks !== "object") throw new TypeError("scorecard(title, checks): checks must be an object of named async functions");
+  const card = { title, rows: [] };
+  print(title);
+  for (const [name, check] of Object.entries(checks)) {
+    if (typeof check !== "function") throw new TypeError(`scorecard: the check "${name}" is not a function`);
+    const from = requests.length;
+    const value = await check();
+    // A query's pages are fetched only as they are iterated: a check may
+    // return listEntities(…) and let the scorecard read it to the end.
+    if (value && typeof value[Symbol.asyncIterator] === "function") {
+      for await (const _ of value) {
+        // each page the iterator fetches is recorded as a read
+      }
+    }
+    const row = { name, ...summarizeReads(requests.slice(from).filter((r) => r.plan)) };
+    card.rows.push(row);
+    print(scorecardLine(row));
+  }
+  return card;
+}
+
+/**
+ * summarizeReads sums what reads ({plan, examined, returned}) cost, as a
+ * scorecard shows it: {plan, reads, examined, returned}, where plan is
+ * the costliest of theirs ("" when there are none).
+ */
+export function summarizeReads(reads) {
+  let worst = -1;
+  let examined = 0;
+  let returned = 0;
+  for (const r of reads) {
+    worst = Math.max(worst, PLAN_COST.indexOf(r.plan));
+    examined += r.examined;
+    returned += r.returned;
+  }
+  return { plan: worst < 0 ? "" : PLAN_COST[worst], reads: reads.length, examined, returned };
+}
+
+/** scorecardLine is one check's line of a scorecard, indented by two spaces. */
+export function scorecardLine({ name, plan, reads, examined, returned }) {
+  if (reads === 0) return `  ${name}: no reads`;
+  const times = reads > 1 ? ` ×${reads}` : "";
+  return `  ${name}: ${plan}${times}, ${grouped(examined)} examined / ${grouped(returned)} returned`;
+}
+
+// grouped writes a count with commas between thousands, the same in every
+// environment whatever its locale data.
+function grouped(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 // sdkImport matches an import of the SDKs, which the globals already

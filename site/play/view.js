@@ -47,6 +47,51 @@ export function renderPlans(queries) {
   return list;
 }
 
+/**
+ * renderScorecards is the "Access patterns" panel of a run: each
+ * scorecard the code printed as a small table, side by side when the
+ * width allows (a naive design beside the pattern's), one row a check
+ * with its costliest plan, its reads and what they examined and returned.
+ * Each card carries data-title, each row data-name, data-plan, data-reads,
+ * data-examined and data-returned, for tests.
+ */
+export function renderScorecards(cards) {
+  const section = el("section", "scorecards");
+  section.setAttribute("aria-label", "Access patterns");
+  section.append(el("p", "scorecards-title", "Access patterns"));
+  const row = el("div", "scorecards-cards");
+  for (const card of cards) {
+    const table = el("table", "scorecard");
+    table.dataset.title = card.title;
+    table.append(el("caption", "", card.title));
+    const head = el("tr");
+    for (const [text, cls] of [["Pattern", ""], ["Plan", ""], ["Examined", "num"], ["Returned", "num"]]) {
+      const th = el("th", cls, text);
+      th.scope = "col";
+      head.append(th);
+    }
+    table.createTHead().append(head);
+    const body = table.createTBody();
+    for (const r of card.rows) {
+      const tr = el("tr", "scorecard-row");
+      Object.assign(tr.dataset, { name: r.name, plan: r.plan, reads: String(r.reads), examined: String(r.examined), returned: String(r.returned) });
+      const name = el("th", "", r.name);
+      name.scope = "row";
+      const plan = el("td");
+      if (r.reads === 0) plan.append("no reads");
+      else {
+        plan.append(planBadge(r.plan));
+        if (r.reads > 1) plan.append(el("span", "scorecard-reads", ` ×${r.reads.toLocaleString("en-US")}`));
+      }
+      tr.append(name, plan, el("td", "num", r.examined.toLocaleString("en-US")), el("td", "num", r.returned.toLocaleString("en-US")));
+      body.append(tr);
+    }
+    row.append(table);
+  }
+  section.append(row);
+  return section;
+}
+
 // STORAGE_PARAMS are the query parameters of the Queue and Blob services
 // that say what a request does (its operation, its listing, its message);
 // the rest are the SAS and the SDKs' bookkeeping.

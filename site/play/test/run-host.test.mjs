@@ -175,3 +175,25 @@ test("the code's sleep moves the run's store's clock, and a bytes request reache
   assert.deepEqual(engine.requests, [["example-9", bytes]]);
   assert.equal(result.echoed.httpReply, 3);
 });
+
+test("a run's scorecards reach the page as they finish, and a stopped run keeps those it had", async () => {
+  const card = (title) => ({ title, rows: [{ name: "by id", plan: "point", reads: 1, examined: 1, returned: 1 }] });
+  FakeWorker.script = (w, data) => {
+    if (!("run" in data)) return;
+    w.emit({ scorecard: card("naive") });
+    w.emit({ scorecard: card("pattern") });
+    if (data.run !== "stops") w.emit({ done: { output: "", requestCount: 0 } });
+  };
+  const host = new RunHost(engine, "run-worker.js");
+  const heard = [];
+  const result = await host.run("…", "example-1", { onScorecard: (c) => heard.push(c.title) });
+  assert.deepEqual(heard, ["naive", "pattern"]);
+  assert.deepEqual(result.scorecards, [card("naive"), card("pattern")]);
+
+  const pending = host.run("stops", "example-1");
+  await new Promise((r) => setTimeout(r, 10));
+  host.stop();
+  const stopped = await pending;
+  assert.equal(stopped.error.name, "Stopped");
+  assert.deepEqual(stopped.scorecards.map((c) => c.title), ["naive", "pattern"]);
+});

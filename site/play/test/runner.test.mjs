@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 
-import { run, formatValue, withoutSdkImports, sdkOf } from "../runner.js";
+import { run, formatValue, withoutSdkImports, sdkOf, summarizeReads, scorecardLine, PLAN_COST } from "../runner.js";
 import { engineHttpClient } from "../engine-http-client.js";
 import * as bundle from "../vendor/azure-storage.js";
 import * as nodeSdk from "../vendor-src/node_modules/@azure/data-tables/dist/esm/index.js";
@@ -292,3 +292,84 @@ for (const [name, envOf] of [
     assert.deepEqual(r.plans, []);
   });
 }
+
+// scorecardProgram loads one partition of orders plus a few of another
+// customer, then scores four ways of reading them: a point read, a range
+// read page by page, a partition scan and a table scan (returned as an
+// iterable the scorecard drains), with one read outside any scorecard.
+const scorecardProgram = (table) => `
+const t = TableClient.fromConnectionString(connectionString, "${table}");
+await t.createTable();
+const tx = new TableTransaction();
+for (let i = 0; i < 12; i++) tx.createEntity({ partitionKey: "c1", rowKey: "o" + String(i).padStart(2, "0"), total: i * 10 });
+await t.submitTransaction(tx.actions);
+await t.createEntity({ partitionKey: "c2", rowKey: "o00", total: 5 });
+await t.getEntity("c2", "o00");
+const card = await scorecard("by customer", {
+  "one order": () => t.getEntity("c1", "o03"),
+  "orders of a customer, 5 a page": async () => {
+    for await (const page of t.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${"c1"} and RowKey ge \${"o"} and RowKey lt \${"p"}\` } }).byPage({ maxPageSize: 5 })) {}
+  },
+  "a customer's big orders": () => t.listEntities({ queryOptions: { filter: "PartitionKey eq 'c1' and total ge 100" } }),
+  "big orders anywhere": () => t.listEntities({ queryOptions: { filter: "total ge 100" } }),
+  "nothing read": async () => {},
+});
+print(card.rows.map((r) => r.reads).join(","));
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserEnv],
+  ["Node SDK over HTTP", () => nodeEnv],
+]) {
+  test(`scorecard: one line a check from its reads, ${name}`, async () => {
+    const heard = [];
+    const r = await run(scorecardProgram("Score" + name.length), { ...envOf(), onScorecard: (c) => heard.push(c) });
+    assert.equal(r.error, undefined, JSON.stringify(r.error) + "\n" + r.output);
+    assert.equal(
+      r.output,
+      [
+        "by customer",
+        "  one order: point, 1 examined / 1 returned",
+        "  orders of a customer, 5 a page: range ×3, 12 examined / 12 returned",
+        "  a customer's big orders: partition-scan, 12 examined / 2 returned",
+        "  big orders anywhere: table-scan, 13 examined / 2 returned",
+        "  nothing read: no reads",
+        "1,3,1,1,0",
+      ].join("\n"),
+    );
+    // The scorecard's reads are the run's queries like any other.
+    assert.deepEqual(r.plans, ["point", "point", "range", "range", "range", "partition-scan", "table-scan"]);
+    assert.equal(r.scorecards.length, 1);
+    assert.deepEqual(heard, r.scorecards);
+    assert.deepEqual(r.scorecards[0].rows[1], { name: "orders of a customer, 5 a page", plan: "range", reads: 3, examined: 12, returned: 12 });
+  });
+}
+
+test("scorecard: a check that throws ends the program with its error; a check that is not a function is refused", async () => {
+  let r = await run(
+    `const t = TableClient.fromConnectionString(connectionString, "ScoreMissing");
+     await scorecard("missing", { "a read": () => t.getEntity("a", "b"), "never run": () => t.getEntity("c", "d") });`,
+    browserEnv,
+  );
+  assert.equal(r.output, "missing");
+  assert.equal(r.error?.statusCode, 404);
+  assert.equal(r.requests.length, 1);
+  r = await run(`await scorecard("bad", { "not code": 42 });`, browserEnv);
+  assert.equal(r.output, "bad");
+  assert.equal(r.error?.name, "TypeError");
+  assert.match(r.error.message, /"not code" is not a function/);
+});
+
+test("summarizeReads and scorecardLine: the costliest plan, the sums, thousands grouped", () => {
+  const reads = [
+    { plan: "range", examined: 1500, returned: 10 },
+    { plan: "table-scan", examined: 10000, returned: 3 },
+    { plan: "point", examined: 1, returned: 1 },
+  ];
+  const s = summarizeReads(reads);
+  assert.deepEqual(s, { plan: "table-scan", reads: 3, examined: 11501, returned: 14 });
+  assert.equal(scorecardLine({ name: "x", ...s }), "  x: table-scan ×3, 11,501 examined / 14 returned");
+  assert.equal(scorecardLine({ name: "y", ...summarizeReads([{ plan: "partition-scan", examined: 1234567, returned: 0 }]) }), "  y: partition-scan, 1,234,567 examined / 0 returned");
+  assert.equal(scorecardLine({ name: "z", ...summarizeReads([]) }), "  z: no reads");
+  assert.deepEqual(PLAN_COST, ["point", "range", "partition-scan", "table-scan"]);
+});
