@@ -115,7 +115,7 @@ func TestBadRequests(t *testing.T) {
 	c.wantError(c.do("POST", "/people", ``), 400, "InvalidInput")
 	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r","X":[1]}`), 400, "InvalidInput")
 	c.wantError(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"r","a-b":1}`), 400, "PropertyNameInvalid")
-	c.wantError(c.do("GET", "/people()?$top=0", ""), 400, "InvalidInput")
+	c.wantError(c.do("GET", "/people()?$top=-1", ""), 400, "InvalidInput")
 	c.wantError(c.do("GET", "/people()?$top=1001", ""), 400, "InvalidInput")
 	c.wantError(c.do("GET", "/people()?NextPartitionKey=1!%25%25", ""), 400, "InvalidInput")
 	c.wantError(c.do("PUT", "/people", ""), 405, "MethodNotAllowed")
@@ -138,6 +138,47 @@ func TestBadRequests(t *testing.T) {
 	r := &Request{Method: "GET", Target: "/devstoreaccount1/Tables", Host: "127.0.0.1:10002"}
 	if resp := strict.Serve(r); resp.Status != 403 || !strings.Contains(string(resp.Body), "AuthorizationFailure") {
 		t.Errorf("anonymous request: %d %s", resp.Status, resp.Body)
+	}
+}
+
+// TestTopZero checks $top=0 as the service answers it: an empty page,
+// and the continuation of the first match when there is one, for
+// entities and for tables.
+func TestTopZero(t *testing.T) {
+	c := newClient(t)
+	for _, rk := range []string{"b", "c"} {
+		c.want(c.do("POST", "/people", `{"PartitionKey":"p","RowKey":"`+rk+`"}`, "Prefer", "return-no-content"), 204)
+	}
+	empty := func(resp *Response) {
+		t.Helper()
+		var body struct{ Value []map[string]any }
+		if err := json.Unmarshal(resp.Body, &body); err != nil || body.Value == nil || len(body.Value) != 0 {
+			t.Fatalf("want an empty value array, got %s (%v)", resp.Body, err)
+		}
+	}
+	resp := c.want(c.do("GET", "/people()?$top=0", ""), 200)
+	empty(resp)
+	npk, nrk := resp.Header.Get("x-ms-continuation-NextPartitionKey"), resp.Header.Get("x-ms-continuation-NextRowKey")
+	if npk == "" || nrk == "" || resp.Header.Get("X-Tablelab-Returned") != "0" {
+		t.Fatalf("continuation %q %q, returned %s", npk, nrk, resp.Header.Get("X-Tablelab-Returned"))
+	}
+	// The continuation starts at the first match: nothing is skipped.
+	next := c.want(c.do("GET", "/people()?NextPartitionKey="+npk+"&NextRowKey="+nrk, ""), 200)
+	var body struct{ Value []map[string]any }
+	json.Unmarshal(next.Body, &body)
+	if len(body.Value) != 2 || body.Value[0]["RowKey"] != "b" {
+		t.Fatalf("after the $top=0 page: %s", next.Body)
+	}
+	// Nothing matches: an empty page and no continuation.
+	resp = c.want(c.do("GET", "/people()?$top=0&$filter=RowKey%20eq%20'zz'", ""), 200)
+	empty(resp)
+	if h := resp.Header.Get("x-ms-continuation-NextPartitionKey"); h != "" {
+		t.Fatalf("continuation %q with no match", h)
+	}
+	resp = c.want(c.do("GET", "/Tables?$top=0", ""), 200)
+	empty(resp)
+	if h := resp.Header.Get("x-ms-continuation-NextTableName"); h == "" {
+		t.Fatal("no NextTableName on $top=0 with a table")
 	}
 }
 

@@ -111,7 +111,7 @@ func (c *call) queryEntities() error {
 	if err := c.grant.CheckTable(auth.Read, c.rt.table); err != nil {
 		return err
 	}
-	top, err := c.top()
+	top, zero, err := c.top()
 	if err != nil {
 		return err
 	}
@@ -138,6 +138,12 @@ func (c *call) queryEntities() error {
 	page, err := c.s.store.Query(c.rt.table, q)
 	if err != nil {
 		return err
+	}
+	if zero && len(page.Entities) > 0 {
+		first := page.Entities[0]
+		page.Next = &engine.Continuation{PartitionKey: first.PartitionKey, RowKey: first.RowKey}
+		page.Entities = page.Entities[:0]
+		page.Plan.Returned = 0
 	}
 	o := c.jsonOptions(page.Table)
 	o.Select = c.selectList()

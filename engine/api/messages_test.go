@@ -33,7 +33,7 @@ func TestMessagesReadAsSentences(t *testing.T) {
 		{"GET", filter("Name eq Age"), ""},
 		{"GET", filter("'a'"), ""},
 		{"GET", filter(strings.Repeat("(", 200) + "A eq 1" + strings.Repeat(")", 200)), ""},
-		{"GET", "/people()?$top=0", ""},
+		{"GET", "/people()?$top=1001", ""},
 		{"GET", "/people()?NextPartitionKey=1!%25%25", ""},
 		{"POST", "/people", `{"PartitionKey":"p","RowKey":"r","N@odata.type":"Edm.Int32","N":"abc"}`},
 		{"POST", "/people", `{"PartitionKey":"p","RowKey":"r","N@odata.type":"Edm.Double","N":"1.5x"}`},

@@ -285,17 +285,25 @@ func (c *call) setPlan(p engine.Plan) {
 	h.Set("X-Tablelab-Returned", strconv.Itoa(p.Returned))
 }
 
-// top reads $top: 1 to 1000.
-func (c *call) top() (int, error) {
+// top reads $top: 0 to 1000. zero reports $top=0, which the service
+// answers with an empty page and, when anything matches, the
+// continuation where the first match is: a client learns whether more
+// exists without reading it.
+func (c *call) top() (n int, zero bool, err error) {
 	v := c.rt.query.Get("$top")
 	if v == "" {
-		return 0, nil
+		return 0, false, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 1 || n > engine.MaxPageSize {
-		return 0, svcerr.With(svcerr.InvalidInput, "The value '"+v+"' of $top is not valid; it must be an integer from 1 to "+strconv.Itoa(engine.MaxPageSize)+".")
+	n, err = strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 || n > engine.MaxPageSize {
+		return 0, false, svcerr.With(svcerr.InvalidInput, "The value '"+v+"' of $top is not valid; it must be an integer from 0 to "+strconv.Itoa(engine.MaxPageSize)+".")
 	}
-	return n, nil
+	if n == 0 {
+		// One entity is read to find where the first match is; none is
+		// returned.
+		return 1, true, nil
+	}
+	return n, false, nil
 }
 
 // selectList reads $select.

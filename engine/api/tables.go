@@ -52,7 +52,7 @@ func (c *call) queryTables() error {
 	if err := c.grant.CheckTable(auth.ListTables, ""); err != nil {
 		return err
 	}
-	top, err := c.top()
+	top, zero, err := c.top()
 	if err != nil {
 		return err
 	}
@@ -65,6 +65,9 @@ func (c *call) queryTables() error {
 	page, err := c.s.store.QueryTables(q)
 	if err != nil {
 		return err
+	}
+	if zero && len(page.Names) > 0 {
+		page.NextTableName, page.Names = page.Names[0], page.Names[:0]
 	}
 	if page.NextTableName != "" {
 		c.resp.Header.Set("x-ms-continuation-NextTableName", encodeToken(page.NextTableName))
