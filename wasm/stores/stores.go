@@ -291,6 +291,12 @@ func (s *Set) serve(name string, req *api.Request, err error) []byte {
 			break
 		}
 		srv := in.parts[svc].server
+		if svc == Table && len(req.Body) > api.MaxBodyBytes {
+			// The servers' HTTP front ends refuse such a body before the
+			// service reads it; a page's requests reach the service here.
+			resp = srv.Error(req, svcerr.New(svcerr.RequestBodyTooLarge))
+			break
+		}
 		resp = drain(srv, req, srv.Serve(req))
 	}
 	return httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/durable/durabletest"
 )
 
@@ -130,6 +131,25 @@ func TestServeRawText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want(t, do(t, s, "a", "GET", "Orders()", ""), "404")
+}
+
+// TestTableBodyLimit checks that the Table service refuses a body over
+// 4 MiB, as the local server's front end does, and writes nothing of it.
+func TestTableBodyLimit(t *testing.T) {
+	s := New(Options{Now: clock()})
+	want(t, do(t, s, "a", "POST", "Tables", `{"TableName":"Orders"}`), "201")
+	entity := func(n int) string {
+		return `{"PartitionKey":"p","RowKey":"r","N":"` + strings.Repeat("x", n) + `"}`
+	}
+	over := entity(api.MaxBodyBytes)
+	r := want(t, do(t, s, "a", "POST", "Orders", over), "413")
+	if !strings.Contains(r.body, `"code":"RequestBodyTooLarge"`) {
+		t.Fatalf("body %s", r.body)
+	}
+	want(t, do(t, s, "a", "GET", "Orders(PartitionKey='p',RowKey='r')", ""), "404")
+	// At the limit the service reads the body, and its own limits answer.
+	atLimit := entity(api.MaxBodyBytes - len(entity(0)))
+	want(t, do(t, s, "a", "POST", "Orders", atLimit), "400")
 }
 
 func TestPersistentStoreSurvivesReload(t *testing.T) {
