@@ -53,18 +53,25 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			req.Header.Set(name, values[0])
 		}
 	}
+	// Hosts that build requests themselves (syumai/workers among them)
+	// leave Body nil on a request without one, where net/http's server
+	// sets http.NoBody.
+	body := r.Body
+	if body == nil {
+		body = http.NoBody
+	}
 	max := h.MaxBody
 	if max <= 0 {
 		max = api.MaxBodyBytes
 	}
 	var resp *api.Response
 	if h.Stream && r.ContentLength > 0 {
-		req.BodyStream = io.LimitReader(r.Body, r.ContentLength)
+		req.BodyStream = io.LimitReader(body, r.ContentLength)
 		resp = h.Server.Serve(req)
 	} else if r.ContentLength > max {
 		resp = h.Server.Error(req, svcerr.New(svcerr.RequestBodyTooLarge))
 	} else {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		body, err := io.ReadAll(http.MaxBytesReader(w, body, max))
 		var tooBig *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooBig):

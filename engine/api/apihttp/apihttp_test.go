@@ -57,3 +57,20 @@ func TestHeadersAndRawPath(t *testing.T) {
 		t.Fatalf("get by escaped keys: %d", resp.StatusCode)
 	}
 }
+
+// A host may hand over a request without a body as a nil Body, which
+// net/http's own server never does.
+func TestNilBody(t *testing.T) {
+	h := Handler{Server: api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}})}
+	for _, stream := range []bool{false, true} {
+		h.Stream = stream
+		req := httptest.NewRequest("GET", "http://127.0.0.1:10002/devstoreaccount1/Tables", nil)
+		req.Body = nil
+		req.ContentLength = 0
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"value":[]`) {
+			t.Fatalf("stream %v: %d %s", stream, rec.Code, rec.Body)
+		}
+	}
+}
