@@ -141,6 +141,29 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
+// TestVersionHeader checks x-ms-version: a well-formed version is
+// echoed, a malformed one refused with InvalidHeaderValue.
+func TestVersionHeader(t *testing.T) {
+	c := newClient(t)
+	for _, v := range []string{"2019-02-02", "2025-11-05", "2024-02-29"} {
+		if r := c.want(c.do("GET", "/Tables", "", "x-ms-version", v), 200); r.Header.Get("x-ms-version") != v {
+			t.Errorf("version %s echoed as %q", v, r.Header.Get("x-ms-version"))
+		}
+	}
+	if r := c.want(c.do("GET", "/Tables", ""), 200); r.Header.Get("x-ms-version") != DefaultVersion {
+		t.Errorf("no version: answered %q", r.Header.Get("x-ms-version"))
+	}
+	for _, v := range []string{"2019-2-2", "yesterday", "2019-13-01", "2023-02-29", "2019-02-02x", "２０１９-02-02"} {
+		c.wantError(c.do("GET", "/Tables", "", "x-ms-version", v), 400, "InvalidHeaderValue")
+		c.wantError(c.do("POST", "/people", `{"PartitionKey":"v","RowKey":"`+v+`"}`, "x-ms-version", v), 400, "InvalidHeaderValue")
+	}
+	// Nothing was written by the refused inserts.
+	r := c.want(c.do("GET", "/people()?$filter=PartitionKey%20eq%20'v'", ""), 200)
+	if strings.Contains(string(r.Body), `"RowKey"`) {
+		t.Fatalf("a refused request wrote: %s", r.Body)
+	}
+}
+
 // TestTopZero checks $top=0 as the service answers it: an empty page,
 // and the continuation of the first match when there is one, for
 // entities and for tables.

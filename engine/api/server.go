@@ -167,6 +167,32 @@ func (d *dateHeader) text(t time.Time) string {
 	return text
 }
 
+// validVersion reports whether v names a protocol version the way the
+// service's do: a calendar date, YYYY-MM-DD. tablelab speaks one
+// protocol, so any well-formed version is answered alike and echoed.
+func validVersion(v string) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	digits := func(s string) (int, bool) {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return 0, false
+			}
+			n = n*10 + int(s[i]-'0')
+		}
+		return n, true
+	}
+	y, ok1 := digits(v[:4])
+	m, ok2 := digits(v[5:7])
+	d, ok3 := digits(v[8:])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
 // fail turns err into the response.
 func (c *call) fail(err error) *Response {
 	e := svcerr.From(err)
@@ -180,6 +206,9 @@ func (c *call) fail(err error) *Response {
 }
 
 func (c *call) serve() error {
+	if v := c.req.Header.Get("x-ms-version"); v != "" && !validVersion(v) {
+		return svcerr.With(svcerr.InvalidHeaderValue, "The value for one of the HTTP headers is not in the correct format: x-ms-version "+v+".")
+	}
 	rt, err := parseRoute(c.req)
 	if err != nil {
 		return err
