@@ -164,6 +164,50 @@ func TestVersionHeader(t *testing.T) {
 	}
 }
 
+// TestIfMatchForms checks If-Match as the service reads it: a weak ETag's
+// W/ in either case, "*", and a strong or malformed ETag refused with
+// InvalidInput, alone and inside a batch, where nothing of the batch is
+// written.
+func TestIfMatchForms(t *testing.T) {
+	c := newClient(t)
+	r := c.want(c.do("POST", "/people", `{"PartitionKey":"m","RowKey":"r","N":1}`), 201)
+	etag := r.Header.Get("ETag")
+	if !strings.HasPrefix(etag, `W/"`) {
+		t.Fatalf("ETag %q", etag)
+	}
+	lower := "w" + etag[1:]
+	r = c.want(c.do("PUT", "/people(PartitionKey='m',RowKey='r')", `{"N":2}`, "If-Match", lower), 204)
+	etag = r.Header.Get("ETag")
+	c.wantError(c.do("PUT", "/people(PartitionKey='m',RowKey='r')", `{"N":3}`, "If-Match", lower), 412, "UpdateConditionNotSatisfied")
+	for _, bad := range []string{etag[2:], "W/", `W/"`, "bogus", `"*"`, `x/"abc"`} {
+		c.wantError(c.do("PUT", "/people(PartitionKey='m',RowKey='r')", `{"N":4}`, "If-Match", bad), 400, "InvalidInput")
+		c.wantError(c.do("DELETE", "/people(PartitionKey='m',RowKey='r')", "", "If-Match", bad), 400, "InvalidInput")
+	}
+	op := func(method, rk, ifMatch, body string) string {
+		return "--cs\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+			method + " http://127.0.0.1:10002/devstoreaccount1/people(PartitionKey='m',RowKey='" + rk + "') HTTP/1.1\r\n" +
+			"Content-Type: application/json\r\nIf-Match: " + ifMatch + "\r\n\r\n" + body + "\r\n"
+	}
+	batch := func(ops ...string) string {
+		return "--b\r\nContent-Type: multipart/mixed; boundary=cs\r\n\r\n" + strings.Join(ops, "") + "--cs--\r\n--b--\r\n"
+	}
+	// The first operation would succeed; the second's strong ETag fails
+	// the whole batch.
+	resp := c.do("POST", "/$batch", batch(op("PUT", "r", "*", `{"N":5}`), op("MERGE", "r", etag[2:], `{"M":1}`)), "Content-Type", "multipart/mixed; boundary=b")
+	if !strings.Contains(string(resp.Body), "400 Bad Request") || !strings.Contains(string(resp.Body), "InvalidInput") {
+		t.Fatalf("batch with a strong ETag: %d %s", resp.Status, resp.Body)
+	}
+	got := c.want(c.do("GET", "/people(PartitionKey='m',RowKey='r')", ""), 200)
+	if !strings.Contains(string(got.Body), `"N":2`) {
+		t.Fatalf("the failed batch wrote: %s", got.Body)
+	}
+	// A lower-case weak ETag inside a batch matches.
+	resp = c.do("POST", "/$batch", batch(op("MERGE", "r", "w"+etag[1:], `{"M":1}`)), "Content-Type", "multipart/mixed; boundary=b")
+	if !strings.Contains(string(resp.Body), "204 No Content") {
+		t.Fatalf("batch with w/: %d %s", resp.Status, resp.Body)
+	}
+}
+
 // TestTopZero checks $top=0 as the service answers it: an empty page,
 // and the continuation of the first match when there is one, for
 // entities and for tables.

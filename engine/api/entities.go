@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/jsonwire"
@@ -37,6 +39,12 @@ func (c *call) insertOp(table string, body []byte) (engine.Op, error) {
 // from the URL; a body's copies are not consulted, as the service does
 // (the Go SDK even writes them differently).
 func (c *call) keyedOp(rt *route, method, ifMatch string, hasIfMatch bool, body []byte) (engine.Op, error) {
+	if hasIfMatch {
+		var err error
+		if ifMatch, err = weakETag(ifMatch); err != nil {
+			return engine.Op{}, err
+		}
+	}
 	var kind engine.OpKind
 	perms := []auth.Permission{auth.Update}
 	switch method {
@@ -69,6 +77,21 @@ func (c *call) keyedOp(rt *route, method, ifMatch string, hasIfMatch bool, body 
 		e.Properties = decoded.Properties
 	}
 	return engine.Op{Kind: kind, Entity: e, IfMatch: ifMatch}, nil
+}
+
+// weakETag reads an If-Match value as the service does: "*", or a weak
+// ETag, whose W/ prefix may be written in either case. A strong or
+// malformed ETag is refused: the service only issues weak ones, so such
+// a value can match nothing and is a mistake in the client.
+func weakETag(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "*" {
+		return v, nil
+	}
+	if len(v) > 4 && (v[0] == 'W' || v[0] == 'w') && v[1] == '/' && v[2] == '"' && v[len(v)-1] == '"' {
+		return "W" + v[1:], nil
+	}
+	return "", svcerr.With(svcerr.InvalidInput, "The etag value '"+v+"' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.")
 }
 
 func (c *call) insert() error {
