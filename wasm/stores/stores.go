@@ -163,6 +163,11 @@ type instance struct {
 	// nanoseconds: Advance moves it, so that an example can let a
 	// message's visibility timeout pass in an instant.
 	skew atomic.Int64
+	// held, when not zero, is the instant (Unix nanoseconds on the set's
+	// clock) where Hold stopped the store's clock: until Release it reads
+	// that instant plus skew, so a run's writes all happen in one second
+	// however long the page takes over them.
+	held atomic.Int64
 }
 
 // part is one service of a store.
@@ -174,7 +179,12 @@ type part struct {
 }
 
 func (in *instance) now(base func() time.Time) func() time.Time {
-	return func() time.Time { return base().Add(time.Duration(in.skew.Load())) }
+	return func() time.Time {
+		if h := in.held.Load(); h != 0 {
+			return time.Unix(0, h).UTC().Add(time.Duration(in.skew.Load()))
+		}
+		return base().Add(time.Duration(in.skew.Load()))
+	}
 }
 
 // get returns the named store, opening it on first use: the persistent
@@ -367,6 +377,44 @@ func (s *Set) Advance(name string, d time.Duration) error {
 		return err
 	}
 	in.skew.Add(int64(d))
+	return nil
+}
+
+// Hold stops the named store's clock, for all three services, at the
+// next whole second of the set's clock: from then on only Advance moves
+// it, so a burst of writes lands in one second and a second boundary
+// falls only where the code slept. Timestamps and ETags stay unique (the
+// engine moves each write's past the last). Holding a held clock changes
+// nothing.
+func (s *Set) Hold(name string) error {
+	in, err := s.get(name)
+	if err != nil {
+		return err
+	}
+	t := s.opts.Now()
+	at := t.Truncate(time.Second)
+	if at.Before(t) {
+		at = at.Add(time.Second)
+	}
+	in.held.CompareAndSwap(0, at.UnixNano())
+	return nil
+}
+
+// Release lets the named store's clock run with the set's again. Where the
+// set's clock is still short of the held instant, the store's skew takes
+// up the difference, so the clock never moves back.
+func (s *Set) Release(name string) error {
+	in, err := s.get(name)
+	if err != nil {
+		return err
+	}
+	h := in.held.Swap(0)
+	if h == 0 {
+		return nil
+	}
+	if behind := h - s.opts.Now().UnixNano(); behind > 0 {
+		in.skew.Add(behind)
+	}
 	return nil
 }
 

@@ -461,3 +461,85 @@ func TestQueuesAndBlobsSurviveReloadWholeOrNotAtAll(t *testing.T) {
 	want(t, send(t, s, "playground", "GET", "jobs/messages?peekonly=true", queueHost, nil), "404")
 	want(t, send(t, s, "playground", "GET", "photos?restype=container", blobHost, nil), "404")
 }
+
+// TestHoldStopsTheStoresClock checks that a held clock reads one instant,
+// the next whole second, however much the set's clock moves; that writes
+// under it still get Timestamps and ETags of their own; that a message's
+// visibility timeout passes only when Advance moves the clock; and that
+// Release never moves the clock back.
+func TestHoldStopsTheStoresClock(t *testing.T) {
+	var mu sync.Mutex
+	at := time.Date(2026, 5, 1, 12, 0, 0, 400e6, time.UTC)
+	s := New(Options{Now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return at
+	}})
+	pass := func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		at = at.Add(d)
+	}
+	if err := s.Hold("a"); err != nil {
+		t.Fatal(err)
+	}
+	want(t, do(t, s, "a", "POST", "Tables", `{"TableName":"Held"}`), "201")
+	etags := make(map[string]bool)
+	for i := range 300 {
+		r := want(t, do(t, s, "a", "POST", "Held", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"r%03d"}`, i)), "201")
+		if got := r.header("Date"); got != "Fri, 01 May 2026 12:00:01 GMT" {
+			t.Fatalf("write %d: Date %q on a held clock", i, got)
+		}
+		etag := r.header("ETag")
+		if etag == "" || etags[etag] {
+			t.Fatalf("write %d: ETag %q given twice (or none)", i, etag)
+		}
+		etags[etag] = true
+		pass(7 * time.Millisecond)
+	}
+	// 300 writes took 2.1 s of the set's clock; the store's stood still.
+	if !strings.Contains(do(t, s, "a", "GET", "Held(PartitionKey='p',RowKey='r299')", "").body, `"Timestamp":"2026-05-01T12:00:01.0000299Z"`) {
+		t.Fatal("the 300th write's Timestamp is not the held second plus its ticks")
+	}
+
+	// A message taken for 30 s stays hidden until the clock is advanced.
+	want(t, send(t, s, "a", "PUT", "jobs", queueHost, nil), "201")
+	want(t, send(t, s, "a", "POST", "jobs/messages", queueHost, []byte("<QueueMessage><MessageText>m</MessageText></QueueMessage>")), "201")
+	hidden := "<QueueMessagesList />"
+	if r := want(t, send(t, s, "a", "GET", "jobs/messages?visibilitytimeout=30", queueHost, nil), "200"); strings.Contains(r.body, hidden) {
+		t.Fatal("no message to take")
+	}
+	for i := range 3 {
+		if r := send(t, s, "a", "GET", "jobs/messages", queueHost, nil); !strings.Contains(r.body, hidden) {
+			t.Fatalf("look %d: the message is visible again on a held clock: %s", i, r.body)
+		}
+	}
+	if err := s.Advance("a", 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if r := send(t, s, "a", "GET", "jobs/messages", queueHost, nil); strings.Contains(r.body, hidden) {
+		t.Fatalf("the message is still hidden 30 s on: %s", r.body)
+	}
+
+	// Released, the store's clock runs with the set's again, 30 s ahead.
+	if err := s.Release("a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := do(t, s, "a", "GET", "Tables", "").header("Date"); got != "Fri, 01 May 2026 12:00:32 GMT" { // 12:00:00.4 + 2.1 s + 30 s
+		t.Fatalf("Date %q after the release", got)
+	}
+	if got := do(t, s, "b", "GET", "Tables", "").header("Date"); got != "Fri, 01 May 2026 12:00:02 GMT" {
+		t.Fatalf("another store's Date %q: only the held store stood still", got)
+	}
+	// Released before the set's clock reaches the held second, the clock
+	// stays on that second rather than going back.
+	if err := s.Hold("c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release("c"); err != nil {
+		t.Fatal(err)
+	}
+	if got := do(t, s, "c", "GET", "Tables", "").header("Date"); got != "Fri, 01 May 2026 12:00:03 GMT" {
+		t.Fatalf("Date %q after a quick hold and release", got)
+	}
+}
