@@ -13,6 +13,9 @@
 //	tablelab.export(store)           → JSON text  (engine/dump's format)
 //	tablelab.import(store, text)     → undefined
 //	tablelab.advance(store, seconds) → undefined  the store's clock moved on
+//	tablelab.hold(store)             → undefined  the store's clock stands
+//	                                              still (only advance moves it)
+//	tablelab.release(store)          → undefined  …and runs again
 //	tablelab.sas()                   → an account SAS query string
 //
 // A request goes to the service its Host header names: 127.0.0.1:10000
@@ -67,6 +70,8 @@ func main() {
 		},
 		"import":  func(store, data string) (any, error) { return nil, set.Import(store, data) },
 		"advance": func(store, data string) (any, error) { return nil, advance(set, store, data) },
+		"hold":    func(store, _ string) (any, error) { return nil, set.Hold(store) },
+		"release": func(store, _ string) (any, error) { return nil, set.Release(store) },
 		"sas":     func(string, string) (any, error) { return stores.SAS(), nil },
 	}
 	// The calls run on a few long-lived goroutines rather than one new

@@ -7,7 +7,8 @@
 //   worker → page  {id, resp}                  resp: the raw HTTP/1.1 response,
 //                                              of the same kind as req
 //   page → worker  {id, store, op, data}       op: reset | export | import |
-//                                              advance (data: seconds) | sas
+//                                              advance (data: seconds) |
+//                                              hold | release | sas
 //   worker → page  {id, result} or {id, error}
 //   worker → page  {ready: true}               once, when the engine runs
 //
@@ -146,6 +147,8 @@ globalThis.tablelab = {
   export: (store) => call("export", store),
   import: (store, text) => call("import", store, text),
   advance: (store, seconds) => call("advance", store, String(Number(seconds))),
+  hold: (store) => call("hold", store),
+  release: (store) => call("release", store),
   sas: () => call("sas"),
 };
 
@@ -176,6 +179,8 @@ const ops = {
   export: (store) => tablelab.export(store),
   import: (store, data) => tablelab.import(store, String(data ?? "")),
   advance: (store, data) => tablelab.advance(store, data),
+  hold: (store) => tablelab.hold(store),
+  release: (store) => tablelab.release(store),
   sas: () => tablelab.sas(),
 };
 
