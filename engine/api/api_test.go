@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -205,6 +206,22 @@ func TestIfMatchForms(t *testing.T) {
 	resp = c.do("POST", "/$batch", batch(op("MERGE", "r", "w"+etag[1:], `{"M":1}`)), "Content-Type", "multipart/mixed; boundary=b")
 	if !strings.Contains(string(resp.Body), "204 No Content") {
 		t.Fatalf("batch with w/: %d %s", resp.Status, resp.Body)
+	}
+}
+
+// TestBooleanLiteralsAnyCase checks that a filter's True or FALSE is the
+// boolean, as the service reads it, over the protocol.
+func TestBooleanLiteralsAnyCase(t *testing.T) {
+	c := newClient(t)
+	c.want(c.do("POST", "/people", `{"PartitionKey":"b","RowKey":"yes","On":true}`, "Prefer", "return-no-content"), 204)
+	c.want(c.do("POST", "/people", `{"PartitionKey":"b","RowKey":"no","On":false}`, "Prefer", "return-no-content"), 204)
+	for filter, want := range map[string]string{"On eq True": "yes", "On eq FALSE": "no", "not (On eq tRuE)": "no"} {
+		r := c.want(c.do("GET", "/people()?$filter="+url.QueryEscape(filter), ""), 200)
+		var body struct{ Value []map[string]any }
+		json.Unmarshal(r.Body, &body)
+		if len(body.Value) != 1 || body.Value[0]["RowKey"] != want {
+			t.Errorf("%s: %s", filter, r.Body)
+		}
 	}
 }
 

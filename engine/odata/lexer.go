@@ -106,9 +106,13 @@ func (l *lexer) next() (token, error) {
 				}
 			}
 		}
-		switch word {
-		case "true", "false", "NaN", "INF":
+		switch {
+		case word == "NaN" || word == "INF":
 			return l.literal(start, l.pos)
+		case strings.EqualFold(word, "true"), strings.EqualFold(word, "false"):
+			// The service reads True and FALSE as the booleans, so a
+			// property cannot be named like them in a filter.
+			return token{kind: tokLiteral, text: word, pos: start, val: edm.BoolValue(strings.EqualFold(word, "true"))}, nil
 		}
 		return token{kind: tokIdent, text: word, pos: start}, nil
 	}

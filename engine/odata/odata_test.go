@@ -67,6 +67,8 @@ func TestMatchTypingRules(t *testing.T) {
 	cases := map[string]bool{
 		"S eq 'b'": true, "S gt 'B'": true, "S lt 'c'": true, "S ne 'b'": false,
 		"I32 eq 3": true, "I32 ge 3": true, "I32 gt 3": false,
+		// Boolean literals in any case, as the service reads them.
+		"B eq True": true, "B eq TRUE": true, "F eq False": true, "F eq fAlSe": true, "B ne True": false, "not FALSE": true, "TRUE": true,
 		"I64 eq 3L": true, "I64 eq 3": true, "I64 gt 2": true, // Int64 against Int32: numeric
 		"D eq 3.0": true, "D eq 3": true, "D eq 3L": true, "D lt 4": true, // Double against integers: numeric
 		// Not comparable: eq false, ne true, lt/le true, gt/ge false.
@@ -106,6 +108,7 @@ func TestSyntaxErrorsNamePosition(t *testing.T) {
 		"A eq 'unterminated":               "position 6",
 		"A EQ 1":                           "position 3",
 		"A eq B":                           "position 3",
+		"A eq Yes":                         "compares two properties, A and Yes",
 		"A eq 1 and and B eq 2":            "position 12",
 		"A eq 12x":                         "position 8",
 		"A eq guid'nope'":                  "position 6",

@@ -181,7 +181,7 @@ func (p *parser) primary(depth int) (node, error) {
 		case left.kind == tokLiteral && right.kind == tokLiteral:
 			return &constNode{compare(left.val, op, right.val)}, nil
 		}
-		return nil, syntaxError(p.lex.src, opPos, "a comparison needs a constant on one side; '"+op.String()+"' compares two properties")
+		return nil, syntaxError(p.lex.src, opPos, "a comparison needs a constant on one side; '"+op.String()+"' compares two properties, "+left.text+" and "+right.text+" (a string constant is written in quotes)")
 	case tokEOF:
 		return nil, syntaxError(p.lex.src, p.tok.pos, "unexpected end of filter")
 	}
