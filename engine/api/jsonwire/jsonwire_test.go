@@ -18,7 +18,7 @@ func TestDecodeEntity(t *testing.T) {
 	// Timestamp and a null come along and are not properties.
 	body := `{"odata.metadata":"x","odata.etag":"W/\"y\"","PartitionKey":"p\u00e9","RowKey":"r\"1","Timestamp":"2020-01-01T00:00:00Z",
 		"S":"a\\b\n\ud83d\ude80","I":42,"D":1.5,"W":"3","W@odata.type":"Edm.Double","B":true,"L":"9007199254740993","L@odata.type":"Edm.Int64",
-		"N":null,"G":"C9DA6455-213D-42C9-9A79-3E9149A57833","G@odata.type":"Edm.Guid","Orphan@odata.type":"Edm.Int64"}`
+		"N":null,"T":null,"T@odata.type":"Edm.DateTime","G":"C9DA6455-213D-42C9-9A79-3E9149A57833","G@odata.type":"Edm.Guid","Orphan@odata.type":"Edm.Int64"}`
 	e, keys, err := DecodeEntity([]byte(body))
 	if err != nil {
 		t.Fatal(err)

@@ -177,6 +177,24 @@ test("every Edm type round-trips", async () => {
   await c.deleteTable();
 });
 
+test("a typed null, as the SDK sends an invalid Date or a bare Infinity, is stored as no property", async () => {
+  // JSON.stringify writes an invalid Date and a non-finite number as
+  // null, keeping the type annotation: "D": null, "D@odata.type":
+  // "Edm.DateTime". The service stores no nulls, typed or not; a null
+  // in a merge leaves the property as it was.
+  const c = await newTable("nulls");
+  await c.createEntity({ partitionKey: "p", rowKey: "r", when: new Date("not a date"), far: Infinity, kept: 1 });
+  let e = await c.getEntity("p", "r");
+  assert.equal(e.kept, 1);
+  assert.ok(!("when" in e), `when: ${e.when}`);
+  assert.ok(!("far" in e), `far: ${e.far}`);
+  await c.updateEntity({ partitionKey: "p", rowKey: "r", kept: { value: "2", type: "Int64" }, when: new Date("2024-05-06T07:08:09Z") }, "Merge");
+  await c.updateEntity({ partitionKey: "p", rowKey: "r", when: new Date("still not a date") }, "Merge");
+  e = await c.getEntity("p", "r");
+  assert.equal(e.when.toISOString(), "2024-05-06T07:08:09.000Z");
+  await c.deleteTable();
+});
+
 test("keys with special characters; forbidden ones refused", async () => {
   const c = await newTable("keys");
   for (const k of ["O'Brien & Co", "50% + tax", "ünïcødé 鍵", "sp ace", "a=b,c;d", "''", ""]) {
