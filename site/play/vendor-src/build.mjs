@@ -23,9 +23,25 @@ const portableXML = {
   },
 };
 
+// @azure/data-tables' browser build signs nothing: its computeHMACSHA256
+// throws, so generateTableSas and generateAccountSas fail in the page
+// while the same example works in Node. hmac-sha256.js is a synchronous
+// HMAC in plain JavaScript (crypto.subtle's is asynchronous, the SDK's
+// call is not), which the bundle takes instead.
+const tablesHMAC = {
+  name: "tables-hmac",
+  setup(b) {
+    b.onResolve({ filter: /\/computeHMACSHA256\.js$/ }, (args) =>
+      args.importer.includes(join("@azure", "data-tables", "dist", "browser"))
+        ? { path: join(here, "hmac-sha256.js") }
+        : undefined,
+    );
+  },
+};
+
 const bundles = [
   { entry: "codemirror.entry.js", file: "codemirror.js", plugins: [] },
-  { entry: "azure-storage.entry.js", file: "azure-storage.js", plugins: [portableXML] },
+  { entry: "azure-storage.entry.js", file: "azure-storage.js", plugins: [portableXML, tablesHMAC] },
 ];
 
 const packages = new Map(); // package name -> bundles containing it
