@@ -578,6 +578,99 @@ print((await jobs.peekMessages()).peekedMessageItems.map((m) => m.messageText));
     await page.close();
   });
 
+  test("scorecards: an example's access patterns show as one table each, side by side, with the lines it printed", async () => {
+    const path = "reference/scorecards.html";
+    const ex = examples.find((e) => e.page === path && /scorecard\(/.test(e.source));
+    assert.ok(ex, `${path} has no example calling scorecard`);
+    const { page, problems } = await open(path, { viewport: { width: 1280, height: 900 } });
+    const got = await runFigure(page, ex.id);
+    assert.equal(got.matches, "true", `${got.output} ${got.error}`);
+    const figure = page.locator(`figure[id="${ex.id}"]`);
+    const cards = await figure.locator(".scorecards table.scorecard").evaluateAll((ts) =>
+      ts.map((t) => ({
+        title: t.dataset.title,
+        top: Math.round(t.getBoundingClientRect().top),
+        rows: [...t.querySelectorAll("tr.scorecard-row")].map((r) => r.dataset),
+      })),
+    );
+    // The panel says what the printed lines say, card by card.
+    const printed = [];
+    for (const c of cards) {
+      printed.push(c.title);
+      for (const r of c.rows) {
+        const times = Number(r.reads) > 1 ? ` ×${r.reads}` : "";
+        printed.push(`  ${r.name}: ${r.plan}${times}, ${r.examined} examined / ${r.returned} returned`);
+      }
+    }
+    assert.equal(printed.join("\n"), settled(got.output));
+    assert.equal(cards.length, 2);
+    assert.equal(cards[0].top, cards[1].top, "two scorecards side by side at desktop width");
+    await figure.screenshot({ path: join(outDir, "scorecards.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    const tops = await figure.locator(".scorecards table.scorecard").evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().top));
+    assert.ok(tops[1] > tops[0], "stacked on a phone");
+    await figure.locator(".scorecards").screenshot({ path: join(outDir, "phone-scorecards.png") });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("partition heat: a burst into one partition goes over the 2,000/s line in its one second; the same burst spread over five does not", async () => {
+    const { page, problems } = await open();
+    await openPlayground(page, base + playground);
+    await page.locator("#pg-reset").click();
+    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    // 2,500 inserts, 100 a batch: the partition is the hour for the burst,
+    // the hour and a shard of five for the spread one.
+    const burst = (table, key) => `const t = TableClient.fromConnectionString(connectionString, "${table}");
+await t.createTable();
+for (let b = 0; b < 25; b++) {
+  const tx = new TableTransaction();
+  for (let i = 0; i < 100; i++) {
+    const n = b * 100 + i;
+    tx.createEntity({ partitionKey: ${key}, rowKey: String(n).padStart(5, "0"), level: "info" });
+  }
+  await t.submitTransaction(tx.actions);
+}
+await sleep(1);
+await t.createEntity({ partitionKey: "2026-05-01T13", rowKey: "next", level: "info" });
+print("done");`;
+    const heatRows = () =>
+      page.evaluate(() => {
+        const section = document.querySelector("#pg-heat section.heat");
+        return {
+          over: section?.dataset.over,
+          seconds: section?.dataset.seconds,
+          rows: [...document.querySelectorAll("#pg-heat li.heat-row")].map((li) => [li.dataset.partition, Number(li.dataset.peak), li.dataset.over]),
+        };
+      });
+    const hot = await runInPlayground(page, burst("HotLog", `"2026-05-01T12"`));
+    assert.equal(hot.state, "done", hot.error);
+    let heat = await heatRows();
+    // However long the page took, the store's clock stood still: the whole
+    // burst is one second, and the sleep put the last write in the next.
+    assert.deepEqual(heat, {
+      over: "1",
+      seconds: "2",
+      rows: [["2026-05-01T12", 2500, "true"], ["2026-05-01T13", 1, "false"]],
+    });
+    assert.equal(await page.locator("#pg-heat li.heat-over .heat-over-label").textContent(), " over");
+    await page.locator("#pg-heat-panel").screenshot({ path: join(outDir, "heat-over.png") });
+
+    const spread = await runInPlayground(page, burst("SpreadLog", `"2026-05-01T12-" + (n % 5)`));
+    assert.equal(spread.state, "done", spread.error);
+    heat = await heatRows();
+    assert.equal(heat.over, "0");
+    assert.deepEqual(
+      heat.rows,
+      [0, 1, 2, 3, 4].map((s) => [`2026-05-01T12-${s}`, 500, "false"]).concat([["2026-05-01T13", 1, "false"]]),
+    );
+    await page.locator("#pg-heat-panel").screenshot({ path: join(outDir, "heat-spread.png") });
+    await page.locator("#pg-reset").click();
+    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("screenshots: landing page, playground, phone width, dark mode (out/)", async () => {
     const shots = [
       ["landing.png", "index.html", {}],

@@ -36,6 +36,9 @@ type RunBlock struct {
 	// Plans lists the plan of each query the example makes, in order;
 	// nil when the block declares none, empty when it declares plans=.
 	Plans []string
+	// Heat asks the page to show the partition heat panel under the
+	// example (`js run heat`) even when no partition went past its target.
+	Heat bool
 	// Expected is the exact output the example prints, if HasExpected.
 	Expected    string
 	HasExpected bool
@@ -122,12 +125,17 @@ func (runTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser
 	}
 }
 
-// parseOptions reads what follows `js run` in the info string.
+// parseOptions reads what follows `js run` in the info string: plans=…
+// and heat, in any order.
 func (rb *RunBlock) parseOptions(words []string) error {
 	for _, w := range words {
+		if w == "heat" {
+			rb.Heat = true
+			continue
+		}
 		name, value, ok := strings.Cut(w, "=")
 		if !ok || name != "plans" {
-			return fmt.Errorf("run block: unknown option %q (only plans=… is known)", w)
+			return fmt.Errorf("run block: unknown option %q (plans=… and heat are known)", w)
 		}
 		rb.Plans = []string{}
 		if value == "" {
@@ -218,6 +226,9 @@ func (r runRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering 
 	fmt.Fprintf(w, `<figure class="run-example" id="%s"`, html.EscapeString(rb.ID))
 	if rb.Plans != nil {
 		fmt.Fprintf(w, ` data-plans="%s"`, html.EscapeString(strings.Join(rb.Plans, ",")))
+	}
+	if rb.Heat {
+		w.WriteString(` data-heat=""`)
 	}
 	w.WriteString(">\n<div class=\"run-code\">")
 	if err := r.highlight(w, rb.Language, rb.Source); err != nil {

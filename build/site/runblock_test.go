@@ -54,7 +54,7 @@ $`)
 	}
 }
 
-func TestRunBlockPlans(t *testing.T) {
+func TestRunBlockOptions(t *testing.T) {
 	for _, tc := range []struct {
 		info, attr string
 	}{
@@ -62,6 +62,9 @@ func TestRunBlockPlans(t *testing.T) {
 		{"js run plans=", ` data-plans=""`},
 		{"js run plans=table-scan", ` data-plans="table-scan"`},
 		{"js run plans=point,range,partition-scan,table-scan", ` data-plans="point,range,partition-scan,table-scan"`},
+		{"js run heat", ` data-heat=""`},
+		{"js run heat plans=point", ` data-plans="point" data-heat=""`},
+		{"js run plans= heat", ` data-plans="" data-heat=""`},
 	} {
 		got, errs := convert(t, "```"+tc.info+"\nx\n```\n")
 		if len(errs) > 0 {
@@ -72,7 +75,7 @@ func TestRunBlockPlans(t *testing.T) {
 			t.Errorf("%q: got\n%s", tc.info, got)
 		}
 	}
-	for _, info := range []string{"js run plans=scan", "js run plans=point,", "js run fast"} {
+	for _, info := range []string{"js run plans=scan", "js run plans=point,", "js run fast", "js run heat=1"} {
 		_, errs := convert(t, "\n\n```"+info+"\nx\n```\n")
 		if len(errs) != 1 || errs[0].Line != 3 {
 			t.Errorf("%q: want one error on line 3, got %v", info, errs)

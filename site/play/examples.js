@@ -12,7 +12,8 @@
 import { EngineClient } from "./engine.js";
 import { RunHost } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, renderPlans, renderScorecards } from "./view.js";
+import { el, errorText, renderHeat, renderPlans, renderScorecards } from "./view.js";
+import { Heat, PARTITION_TARGET } from "./heat.js";
 
 const here = new URL(".", import.meta.url);
 
@@ -76,6 +77,7 @@ function enhance(figure, runHost) {
     output.replaceChildren(printed, el("p", "run-status", "Running…"));
     const store = `example-${figure.id || "anon"}`;
     let result;
+    const heat = new Heat();
     try {
       const h = runHost();
       // Each run starts from an empty store, as the block's declared
@@ -85,15 +87,16 @@ function enhance(figure, runHost) {
         onPrint: (line) => {
           printed.textContent += (printed.textContent ? "\n" : "") + line;
         },
+        onRequest: (entry) => heat.add(entry),
       });
     } catch (err) {
       result = { output: printed.textContent, queries: [], plans: [], error: { name: "Error", message: err.message } };
     }
     if (mine !== runs) return;
-    show(result, printed);
+    show(result, printed, heat.summary());
   }
 
-  function show(result, printed) {
+  function show(result, printed, heatSummary) {
     runButton.disabled = false;
     stopButton.hidden = true;
     printed.textContent = result.output;
@@ -101,6 +104,9 @@ function enhance(figure, runHost) {
     if (result.error) parts.push(el("p", "run-error", errorText(result.error)));
     if (result.scorecards?.length) parts.push(renderScorecards(result.scorecards));
     if (result.queries.length) parts.push(renderPlans(result.queries));
+    // The heat panel shows where the block asks for it (`js run heat`),
+    // and wherever a partition went over its target.
+    if (figure.dataset.heat !== undefined || heatSummary.over > 0) parts.push(renderHeat(heatSummary, PARTITION_TARGET));
     // A stopped run is not held to the expected output: it did not finish.
     if (expected !== null && result.error?.name !== "Stopped") {
       const same = result.output.trimEnd() === expected.trimEnd() && (declared.length === 0 || sameList(result.plans, declared));

@@ -8,7 +8,8 @@
 //
 // What tests can read: #playground[data-state] ("ready", "running",
 // "done", "error", "stopped"); #pg-output (exactly what the code printed);
-// #pg-error; #pg-plans li.run-plan[data-plan]; #pg-grid; #pg-wire
+// #pg-error; #pg-plans li.run-plan[data-plan]; #pg-heat section.heat
+// [data-over] li.heat-row[data-partition][data-peak][data-over]; #pg-grid; #pg-wire
 // li[data-service][data-method][data-status] (the newest WIRE_LIMIT
 // requests; data-service is "table", "queue" or "blob") and
 // #pg-wire-dropped[data-dropped]; #pg-cost dd[data-total]; #pg-map
@@ -22,7 +23,8 @@
 import { EngineClient, ENDPOINT } from "./engine.js";
 import { RunHost, KEEP_REQUESTS } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, planBadge, prettyXML, queryTarget, renderPlans, renderScorecards, serviceOf } from "./view.js";
+import { el, errorText, planBadge, prettyXML, queryTarget, renderHeat, renderPlans, renderScorecards, serviceOf } from "./view.js";
+import { Heat, PARTITION_TARGET } from "./heat.js";
 import { formatRequest, parseResponse } from "./wire.js";
 import { shareHash, readShareHash } from "./share.js";
 import { entitiesOf, gridOf } from "./grid.js";
@@ -151,17 +153,22 @@ function build(root) {
   wire.id = "pg-wire";
   wirePanel.append(wireDropped, wire);
 
+  const heatPanel = panel("pg-heat", "Partition heat");
+  const heat = el("div", "pg-heat");
+  heat.id = "pg-heat";
+  heatPanel.append(heat);
+
   const costPanel = panel("pg-cost", "Cost");
   const cost = el("dl", "pg-cost");
   cost.id = "pg-cost";
   costPanel.append(cost);
 
-  panels.append(outputPanel, planPanel, mapPanel, gridPanel, costPanel, wirePanel);
+  panels.append(outputPanel, planPanel, heatPanel, mapPanel, gridPanel, costPanel, wirePanel);
   main.append(editorBox, panels);
   root.replaceChildren(toolbar, status, shareLink, main);
   return {
     root, starter, run, stop, reset, exportButton, importButton, importFile, share, withData, shareLink,
-    status, editorBox, output, errorBox, plans, map, grid, wire, wireDropped, cost,
+    status, editorBox, output, errorBox, plans, map, grid, wire, wireDropped, cost, heat,
   };
 }
 
@@ -223,13 +230,18 @@ async function start(root) {
     ui.output.textContent = "";
     ui.errorBox.hidden = true;
     ui.plans.replaceChildren();
+    ui.heat.replaceChildren();
     say("Running…");
     const live = new LiveView(ui, say);
+    const heat = new Heat();
     let result;
     try {
       result = await host.run(editor.code(), STORE, {
         onPrint: (line) => live.print(line),
-        onRequest: (entry) => live.request(entry),
+        onRequest: (entry) => {
+          live.request(entry);
+          heat.add(entry);
+        },
       });
     } catch (err) {
       result = { output: ui.output.textContent, plans: [], queries: [], requests: [], error: { name: "Error", message: err.message } };
@@ -256,6 +268,7 @@ async function start(root) {
     totals.examined += last.examined;
     totals.returned += last.returned;
     renderCost(ui.cost, totals, last);
+    ui.heat.replaceChildren(renderHeat(heat.summary(), PARTITION_TARGET));
     renderGrid(ui.grid, result.requests);
     await renderMap(ui.map, engine, result);
     root.dataset.state = result.error ? (result.error.name === "Stopped" ? "stopped" : "error") : "done";

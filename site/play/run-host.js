@@ -102,7 +102,12 @@ export class RunHost {
   #finish(result) {
     const run = this.current;
     this.current = null;
-    run?.resolve(result);
+    if (!run) return;
+    // The store's clock runs again once the run is over, however it ended.
+    this.engine.op(run.store, "release").then(
+      () => run.resolve(result),
+      () => run.resolve(result),
+    );
   }
 
   /**
@@ -116,6 +121,10 @@ export class RunHost {
   async run(code, store, { onPrint, onRequest, onScorecard } = {}) {
     if (this.current) this.stop();
     const connectionString = await this.engine.connectionString(store);
+    // The store's clock stands still for the run, and only the code's
+    // sleep moves it: a burst of writes is one second of the store's time
+    // however long the page takes over it, the same on every run.
+    await this.engine.op(store, "hold");
     const { worker, ready } = this.worker ?? this.#start();
     return new Promise((resolve) => {
       this.current = { store, resolve, onPrint, onRequest, onScorecard, lines: [], requests: [], requestCount: 0, queries: [], scorecards: [] };

@@ -23,7 +23,7 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * plans the X-Tablelab-Plan of each read in order ("point", "range", …),
  * as run blocks declare them; queries the same reads with
  * {plan, examined, returned, method, url, status}; requests every REST
- * call with its bodies, status and time; error, when the code threw, is
+ * call with its bodies, status, time taken and Date header (date); error, when the code threw, is
  * {name, message, code?, statusCode?, detail?} as the SDK raised it.
  *
  * The code sees every export of env.sdk as a global, with the clients
@@ -252,6 +252,9 @@ function recordingPolicy(requests, onRequest) {
       try {
         const response = await next(request);
         entry.status = response.status;
+        // The store's clock as the service read it, for the page's
+        // per-second views.
+        entry.date = response.headers.get("date") ?? "";
         entry.responseBody = response.bodyAsText ?? (response.blobBody ? await bodyText(await response.blobBody) : "");
         const plan = response.headers.get(PLAN_HEADER);
         if (plan) {

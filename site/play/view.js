@@ -92,6 +92,75 @@ export function renderScorecards(cards) {
   return section;
 }
 
+/**
+ * renderHeat draws a heat summary (heat.js): the busiest partitions, each
+ * as a bar of its busiest second's operations against a line at target
+ * a second, with a strip of its seconds when the run slept; a partition
+ * past the line is marked "over" in words as well as colour. The section
+ * carries data-over (partitions over the line) and data-seconds; each row
+ * data-table, data-partition, data-peak and data-over, for tests.
+ */
+export function renderHeat(summary, target) {
+  const section = el("section", "heat");
+  section.setAttribute("aria-label", "Partition heat");
+  section.dataset.over = String(summary.over);
+  section.dataset.seconds = String(summary.seconds);
+  const fmt = (n) => n.toLocaleString("en-US");
+  const head = el("p", "heat-title", "Partition heat");
+  const secs = summary.seconds === 1 ? "one second" : `${fmt(summary.seconds)} seconds`;
+  head.append(
+    el(
+      "span",
+      "heat-sub",
+      ` · entity operations per second of the store's clock (${secs}), against ${fmt(target)} a partition` +
+        (summary.over ? ` · ${summary.over} over` : " · none over"),
+    ),
+  );
+  section.append(head);
+  if (summary.partitions.length === 0) {
+    section.append(el("p", "heat-empty", "No entity was written or read."));
+    return section;
+  }
+  // The scale leaves room past the line, so "over" shows as a bar that
+  // crosses it.
+  const top = Math.max(target * 1.25, ...summary.partitions.map((p) => p.peak));
+  const line = `${((target / top) * 100).toFixed(2)}%`;
+  const list = el("ol", "heat-rows");
+  for (const p of summary.partitions) {
+    const item = el("li", `heat-row${p.over ? " heat-over" : ""}`);
+    Object.assign(item.dataset, { table: p.table, partition: p.partition, peak: String(p.peak), over: String(p.over) });
+    const name = el("span", "heat-name");
+    name.append(el("span", "heat-table", `${p.table} · `), el("code", "", p.partition === "" ? "(empty)" : p.partition));
+    const bar = el("span", "heat-bar");
+    bar.style.setProperty("--line", line);
+    const fill = el("span", "heat-fill");
+    fill.style.width = `${((p.peak / top) * 100).toFixed(2)}%`;
+    bar.append(fill, el("span", "heat-line"));
+    bar.title = `${fmt(p.peak)} operations in second ${p.peakSecond}`;
+    const figure = el("span", "heat-peak", `${fmt(p.peak)}/s`);
+    if (p.over) figure.append(el("strong", "heat-over-label", " over"));
+    item.append(name, bar, figure);
+    if (summary.seconds > 1) {
+      const strip = el("span", "heat-strip");
+      strip.setAttribute("aria-hidden", "true");
+      for (const [i, n] of p.perSecond.slice(0, 120).entries()) {
+        const cell = el("span", `heat-cell${n > target ? " heat-cell-over" : ""}`);
+        cell.style.setProperty("--level", (n / top).toFixed(3));
+        cell.title = `second ${i}: ${fmt(n)}`;
+        strip.append(cell);
+      }
+      item.append(strip);
+    }
+    list.append(item);
+  }
+  section.append(list);
+  const notes = [];
+  if (summary.more) notes.push(`${fmt(summary.more)} more partitions, each quieter`);
+  for (const s of summary.scans) notes.push(`table scans of ${s.table}: ${fmt(s.total)} entities examined across its partitions`);
+  if (notes.length) section.append(el("p", "heat-note", notes.join(" · ")));
+  return section;
+}
+
 // STORAGE_PARAMS are the query parameters of the Queue and Blob services
 // that say what a request does (its operation, its listing, its message);
 // the rest are the SAS and the SDKs' bookkeeping.

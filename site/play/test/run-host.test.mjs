@@ -85,7 +85,7 @@ test("a run gets the store's connection string and its requests reach the engine
   assert.equal(host.running, false);
 });
 
-test("stop ends code that never finishes, keeps its output and plans, and the next run gets a new worker", async () => {
+test("stop ends code that never finishes, keeps its output and plans, releases the store's clock, and the next run gets a new worker", async () => {
   FakeWorker.script = (w, data) => {
     if ("run" in data && data.run === "loop") {
       w.emit({ print: "before the loop" });
@@ -107,6 +107,7 @@ test("stop ends code that never finishes, keeps its output and plans, and the ne
   assert.equal(stopped.queries[0].examined, 4);
   assert.equal(stopped.error.name, "Stopped");
   assert.equal(host.running, false);
+  assert.deepEqual(engine.ops, [["playground", "hold", undefined], ["playground", "release", undefined]]);
 
   const next = await host.run("print('fine')", "playground");
   assert.equal(next.output, "fine");
@@ -170,7 +171,14 @@ test("the code's sleep moves the run's store's clock, and a bytes request reache
   };
   const host = new RunHost(engine, "run-worker.js");
   const result = await host.run("await sleep(30)", "example-9");
-  assert.deepEqual(engine.ops, [["example-9", "advance", "30"], ["example-9", "advance", "NaN"]]);
+  // The clock stands still for the run, moves only on sleep, and runs
+  // again when the run is over.
+  assert.deepEqual(engine.ops, [
+    ["example-9", "hold", undefined],
+    ["example-9", "advance", "30"],
+    ["example-9", "advance", "NaN"],
+    ["example-9", "release", undefined],
+  ]);
   assert.equal(result.output, "refused: advance takes a number of seconds");
   assert.deepEqual(engine.requests, [["example-9", bytes]]);
   assert.equal(result.echoed.httpReply, 3);

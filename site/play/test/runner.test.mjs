@@ -17,6 +17,7 @@ import * as nodeSdk from "../vendor-src/node_modules/@azure/data-tables/dist/esm
 import * as nodeBlobs from "../vendor-src/node_modules/@azure/storage-blob/dist/esm/index.js";
 import * as nodeQueues from "../vendor-src/node_modules/@azure/storage-queue/dist/esm/index.js";
 import { startServer, relay, devKey } from "./server.mjs";
+import { Heat } from "../heat.js";
 
 let server;
 let browserEnv;
@@ -373,3 +374,39 @@ test("summarizeReads and scorecardLine: the costliest plan, the sums, thousands 
   assert.equal(scorecardLine({ name: "z", ...summarizeReads([]) }), "  z: no reads");
   assert.deepEqual(PLAN_COST, ["point", "range", "partition-scan", "table-scan"]);
 });
+
+// heatProgram writes and reads two partitions every way the SDK can, so
+// that the heat model is held to the requests the SDK really sends.
+const heatProgram = (table) => `
+const t = TableClient.fromConnectionString(connectionString, "${table}");
+await t.createTable();
+const tx = new TableTransaction();
+for (let i = 0; i < 40; i++) tx.createEntity({ partitionKey: "hot", rowKey: "r" + String(i).padStart(2, "0") });
+await t.submitTransaction(tx.actions);
+await t.createEntity({ partitionKey: "it's cold", rowKey: "a" });
+await t.upsertEntity({ partitionKey: "it's cold", rowKey: "b" }, "Replace");
+await t.updateEntity({ partitionKey: "it's cold", rowKey: "a", n: 1 }, "Merge");
+await t.getEntity("it's cold", "a");
+await t.deleteEntity("it's cold", "b");
+for await (const _ of t.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${"hot"} and RowKey lt \${"r10"}\` } }));
+for await (const _ of t.listEntities({ queryOptions: { filter: "RowKey ge 'r30'" } }));
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserEnv],
+  ["Node SDK over HTTP", () => nodeEnv],
+]) {
+  test(`heat: what the SDK sends is counted per partition, ${name}`, async () => {
+    const r = await run(heatProgram("Heat" + name.length), envOf());
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    assert.ok(r.requests.every((q) => !Number.isNaN(Date.parse(q.date))), "every request has the store's Date");
+    const heat = new Heat();
+    for (const q of r.requests) heat.add(q);
+    const s = heat.summary();
+    // hot: 40 inserts in a batch and a range that examined 10;
+    // it's cold: insert, upsert, merge, a point read and a delete.
+    assert.deepEqual(s.partitions.map((p) => [p.partition, p.total]), [["hot", 50], ["it's cold", 5]]);
+    // The table scan examined all 41 left, counted apart.
+    assert.deepEqual(s.scans.map((x) => [x.table, x.total]), [["Heat" + name.length, 41]]);
+  });
+}
