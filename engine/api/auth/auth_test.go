@@ -174,6 +174,26 @@ func TestTableSAS(t *testing.T) {
 	}
 }
 
+// TestRepeatedSASParameter checks that a token naming a parameter twice
+// is refused, whichever copy is the signed one: read by its first value
+// it could carry rights its signature does not cover.
+func TestRepeatedSASParameter(t *testing.T) {
+	v := verifier()
+	key := DevAccount().Keys[0]
+	good := NewTableSAS(DevAccountName, key, TableSAS{Table: "People", Permissions: "r", Expiry: now.Add(time.Hour)})
+	if _, err := v.Verify(sasRequest("people", good)); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := ParseQuery(good)
+	for _, extra := range []string{"sig=" + url.QueryEscape(q.Get("sig")), "sig=AAAA", "sp=raud", "se=2099-01-01T00%3A00%3A00Z"} {
+		for _, token := range []string{good + "&" + extra, extra + "&" + good} {
+			if _, err := v.Verify(sasRequest("people", token)); !svcerr.Is(err, svcerr.AuthenticationFailed) || !strings.Contains(err.Error(), "more than once") {
+				t.Errorf("%s: %v", token, err)
+			}
+		}
+	}
+}
+
 func TestAccountSAS(t *testing.T) {
 	v := verifier()
 	key := DevAccount().Keys[0]

@@ -19,6 +19,13 @@ func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 	if acct == nil {
 		return Grant{}, failed("The account " + r.Account + " is unknown.")
 	}
+	// A parameter given twice could be signed with one value and read
+	// with another; the service refuses the token rather than guess.
+	for name, vals := range q {
+		if len(vals) > 1 && sasParam(name) {
+			return Grant{}, failed("The SAS parameter " + name + " is given more than once.")
+		}
+	}
 	g := Grant{perms: q.Get("sp"), service: r.Service}
 	var toSigns []string
 	if q.Has("ss") || q.Has("srt") {
@@ -331,4 +338,16 @@ func NewQueueSAS(account string, key []byte, s QueueSAS) string {
 	st, se := sasTimes(s.Start, s.Expiry)
 	toSign := strings.Join([]string{s.Permissions, st, se, "/queue/" + account + "/" + s.Queue, "", s.IP, s.Protocol, s.Version}, "\n")
 	return sasToken(key, toSign, "sv", s.Version, "sp", s.Permissions, "st", st, "se", se, "sip", s.IP, "spr", s.Protocol)
+}
+
+// sasParam reports whether a query parameter is part of a shared access
+// signature, as the three services define them.
+func sasParam(name string) bool {
+	switch name {
+	case "sv", "ss", "srt", "sp", "st", "se", "sip", "spr", "sig", "si", "sr", "sdd",
+		"skoid", "sktid", "skt", "ske", "sks", "skv", "saoid", "suoid", "scid", "ses",
+		"tn", "spk", "srk", "epk", "erk", "rscc", "rscd", "rsce", "rscl", "rsct":
+		return true
+	}
+	return false
 }
