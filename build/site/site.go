@@ -12,6 +12,7 @@ import (
 	"html/template"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -227,6 +228,8 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 }
 
 // checkRelated makes sure each related page a front matter names exists.
+// A required page still being written (pendingPage) is dropped from the
+// list instead, until it exists.
 func checkRelated(pages []*Page) error {
 	have := make(map[string]bool)
 	for _, p := range pages {
@@ -234,6 +237,7 @@ func checkRelated(pages []*Page) error {
 	}
 	var errs []error
 	for _, p := range pages {
+		p.Related = slices.DeleteFunc(p.Related, func(r string) bool { return !have[r] && pendingPage(r) })
 		for _, r := range p.Related {
 			if !have[r] {
 				errs = append(errs, fmt.Errorf("content/%s: related page %q does not exist (name it by its path under content/)", p.Src, r))
@@ -251,12 +255,76 @@ type navLink struct {
 	Summary string
 }
 
+// A navGroup is one folder's pages in the navigation.
+type navGroup struct {
+	Title   string
+	Links   []navLink
+	Current bool // the page shown is one of Links
+}
+
 type pageData struct {
-	Page    *Page
-	Root    string
-	Nav     []navLink
-	Related []navLink
-	TOC     []Heading
+	Page *Page
+	Root string
+	// Nav lists every page, group by group; NavGroups the same pages in
+	// their groups.
+	Nav       []navLink
+	NavGroups []navGroup
+	Related   []navLink
+	TOC       []Heading
+}
+
+// navGroups names the folders of content/ in the navigation, in its
+// order; pages in any other folder follow them, a group per folder in
+// the folders' order.
+var navGroups = []struct{ dir, title string }{
+	{".", "Start"},
+	{"concepts", "Concepts"},
+	{"patterns", "Patterns"},
+	{"reference", "Reference"},
+}
+
+// A pageGroup is the pages of one group of the navigation, in order.
+type pageGroup struct {
+	Title string
+	Pages []*Page
+}
+
+// groupPages splits pages (in order) into the navigation's groups, each
+// keeping the pages' order; groups with no page are left out.
+func groupPages(pages []*Page) []pageGroup {
+	index := make(map[string]int)
+	var groups []pageGroup
+	for _, g := range navGroups {
+		index[g.dir] = len(groups)
+		groups = append(groups, pageGroup{Title: g.title})
+	}
+	var others []string
+	for _, p := range pages {
+		dir := path.Dir(p.Src)
+		if _, ok := index[dir]; !ok {
+			index[dir] = -1
+			others = append(others, dir)
+		}
+	}
+	sort.Strings(others)
+	for _, dir := range others {
+		index[dir] = len(groups)
+		groups = append(groups, pageGroup{Title: folderTitle(dir)})
+	}
+	for _, p := range pages {
+		i := index[path.Dir(p.Src)]
+		groups[i].Pages = append(groups[i].Pages, p)
+	}
+	return slices.DeleteFunc(groups, func(g pageGroup) bool { return len(g.Pages) == 0 })
+}
+
+// folderTitle is a folder's name as a group title: "how-to" is "How to".
+func folderTitle(dir string) string {
+	t := strings.ReplaceAll(dir, "-", " ")
+	if t == "" {
+		return t
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 func writePages(out string, tmpl *template.Template, pages []*Page) error {
@@ -264,10 +332,17 @@ func writePages(out string, tmpl *template.Template, pages []*Page) error {
 	for _, p := range pages {
 		bySrc[p.Src] = p
 	}
+	groups := groupPages(pages)
 	for _, p := range pages {
 		d := pageData{Page: p, Root: p.Root}
-		for _, q := range pages {
-			d.Nav = append(d.Nav, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p})
+		for _, group := range groups {
+			g := navGroup{Title: group.Title}
+			for _, q := range group.Pages {
+				g.Links = append(g.Links, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p})
+				g.Current = g.Current || q == p
+			}
+			d.Nav = append(d.Nav, g.Links...)
+			d.NavGroups = append(d.NavGroups, g)
 		}
 		for _, r := range p.Related {
 			q := bySrc[r]
