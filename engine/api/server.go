@@ -235,6 +235,10 @@ func (c *call) serve() error {
 			method = x
 		}
 	}
+	if _, secondary := auth.Primary(rt.account); secondary && method != "GET" && method != "HEAD" {
+		// The secondary location is a read-only copy.
+		return svcerr.With(svcerr.AuthorizationFailure, "Write operations are not allowed on the secondary location "+rt.account+".")
+	}
 	switch rt.kind {
 	case resService:
 		return c.service(method)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -18,6 +19,11 @@ func (c *call) service(method string) error {
 		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging><Version>1.0</Version><Read>false</Read><Write>false</Write><Delete>false</Delete><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></HourMetrics><MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>`)
 		return nil
 	case method == "GET" && q.Get("comp") == "stats":
+		if _, secondary := auth.Primary(c.rt.account); !secondary {
+			// The service keeps replication statistics on the secondary
+			// location only; the primary refuses the parameter.
+			return svcerr.With(svcerr.InvalidQueryParameterValue, "Service statistics are answered on the secondary location only ("+c.rt.account+"-secondary).")
+		}
 		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>`+c.now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")+`</LastSyncTime></GeoReplication></StorageServiceStats>`)
 		return nil
 	}

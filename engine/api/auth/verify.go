@@ -99,8 +99,22 @@ func failed(detail string) error {
 	return svcerr.With(svcerr.AuthenticationFailed, svcerr.AuthenticationFailed.Message()+" "+detail)
 }
 
-// Verify authenticates r and returns what it may do.
+// Primary returns the account a request's account name addresses and
+// whether the name is that account's secondary location
+// (devstoreaccount1-secondary), which the emulators and the SDKs'
+// service statistics address with the same keys.
+func Primary(name string) (account string, secondary bool) {
+	account, secondary = strings.CutSuffix(name, "-secondary")
+	if account == "" {
+		return name, false
+	}
+	return account, secondary
+}
+
+// Verify authenticates r and returns what it may do. A request to an
+// account's secondary location is signed as for the account itself.
 func (v *Verifier) Verify(r Request) (Grant, error) {
+	r.Account, _ = Primary(r.Account)
 	header := r.Header
 	if header == nil {
 		header = func(string) string { return "" }

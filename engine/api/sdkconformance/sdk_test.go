@@ -687,3 +687,44 @@ func TestSharedAccessSignatures(t *testing.T) {
 		wantErr(t, err, 403, "AuthorizationProtocolMismatch")
 	}
 }
+
+// TestStatisticsOnTheSecondary checks service statistics as the Go SDK
+// reaches them, on the account's secondary location
+// (devstoreaccount1-secondary, signed with the account's key), and the
+// primary refusing them; the secondary reads the same tables and refuses
+// writes.
+func TestStatisticsOnTheSecondary(t *testing.T) {
+	primary, _, endpoint := newService(t)
+	if _, err := primary.CreateTable(ctx, "Replicated", nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err := primary.GetStatistics(ctx, nil)
+	wantErr(t, err, 400, "InvalidQueryParameterValue")
+
+	cred, err := aztables.NewSharedKeyCredential("devstoreaccount1", devKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secondaryURL := endpoint + "-secondary"
+	secondary, err := aztables.NewServiceClientWithSharedKey(secondaryURL, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{InsecureAllowCredentialWithHTTP: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := secondary.GetStatistics(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.GeoReplication == nil || stats.GeoReplication.Status == nil || *stats.GeoReplication.Status != aztables.GeoReplicationStatusLive || stats.GeoReplication.LastSyncTime == nil {
+		t.Fatalf("statistics %+v", stats.GeoReplication)
+	}
+	pager := secondary.NewListTablesPager(nil)
+	page, err := pager.NextPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Tables) != 1 || *page.Tables[0].Name != "Replicated" {
+		t.Fatalf("the secondary lists %+v", page.Tables)
+	}
+	_, err = secondary.CreateTable(ctx, "Written", nil)
+	wantErr(t, err, 403, "AuthorizationFailure")
+}
