@@ -6,6 +6,7 @@ require (
 	github.com/Azure/azure-sdk-for-go/sdk/azcore v1.20.0
 	github.com/Azure/azure-sdk-for-go/sdk/data/aztables v1.4.1
 	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/syumai/workers v0.33.0
 	github.com/tidwall/btree v1.8.2
 	github.com/valyala/fasthttp v1.77.0
 	github.com/yuin/goldmark v1.8.7

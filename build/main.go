@@ -5,6 +5,7 @@
 //	go run ./build floor-server -addr … -dir …     the benchmark's do-nothing server (package floor)
 //	go run ./build site [-out dist] [-check]         the docs site, content/ → dist/ (package site)
 //	go run ./build wasm [-bench]                   the browser engine's sizes and what they come from; -bench: native, wasm and bridge side by side (package wasm)
+//	go run ./build worker [-o dir]                 the Cloudflare Worker's deployable folder and its size against the limit (package worker)
 //
 // Each command is a package of its own; this file only dispatches.
 package main
@@ -23,20 +24,22 @@ import (
 	"github.com/tablelab/tablelab/build/site"
 	"github.com/tablelab/tablelab/build/testrun"
 	"github.com/tablelab/tablelab/build/wasm"
+	"github.com/tablelab/tablelab/build/worker"
 )
 
 // commands are the driver's commands that work in the module: each runs
 // from its root.
 var commands = map[string]func(root string, args []string) error{
-	"test":  test,
-	"bench": bench.Run,
-	"site":  site.Main,
-	"wasm":  func(root string, args []string) error { return wasm.Main(root, args, os.Stdout) },
+	"test":   test,
+	"bench":  bench.Run,
+	"site":   site.Main,
+	"wasm":   func(root string, args []string) error { return wasm.Main(root, args, os.Stdout) },
+	"worker": func(root string, args []string) error { return worker.Main(root, args, os.Stdout) },
 }
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./build test|bench|site|wasm|floor-server [flags]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./build test|bench|site|wasm|worker|floor-server [flags]")
 		os.Exit(2)
 	}
 	if err := dispatch(os.Args[1], os.Args[2:]); err != nil {

@@ -1,0 +1,140 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"syscall/js"
+)
+
+// syumai/workers v0.33.0 splits header values at commas, and turns request and response bodies into streams
+// through JavaScript callbacks (js.Func) that it does not always release:
+// a read's catch handler when the read succeeds, a stream's pull and
+// cancel handlers, each holding a 16 KiB buffer, on every answer it
+// streams. In a runtime kept alive between requests that grew the heap
+// without end. bridge takes both bodies past those streams: it reads the
+// request's stream in one await whose two callbacks it releases, and
+// hands the answer over as one Uint8Array through the writer's raw body,
+// which takes no callback at all.
+
+// rawBodyGetter is what syumai/workers' request bodies offer.
+type rawBodyGetter interface{ GetRawJSBody() js.Value }
+
+// rawBodyWriter is what syumai/workers' response writer offers.
+type rawBodyWriter interface{ WriteRawJSBody(body js.Value) }
+
+// bridge is the host as syumai/workers calls it.
+type bridge struct{ h http.Handler }
+
+func (b bridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// syumai/workers splits every header at its commas, a date's too;
+	// joined again, each is the text the client sent (the Headers object
+	// had joined repeated fields with commas already).
+	for name, values := range r.Header {
+		if len(values) > 1 {
+			r.Header[name] = []string{strings.Join(values, ",")}
+		}
+	}
+	if g, ok := r.Body.(rawBodyGetter); ok {
+		body, err := readStream(g.GetRawJSBody())
+		if err != nil {
+			r.Body = io.NopCloser(errReader{err})
+		} else {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+	}
+	b.h.ServeHTTP(w, r)
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+var (
+	responseClass   = js.Global().Get("Response")
+	uint8ArrayClass = js.Global().Get("Uint8Array")
+)
+
+// readStream reads a ReadableStream whole.
+func readStream(stream js.Value) ([]byte, error) {
+	if stream.IsNull() || stream.IsUndefined() {
+		return nil, nil
+	}
+	buf, err := await(responseClass.New(stream).Call("arrayBuffer"))
+	if err != nil {
+		return nil, err
+	}
+	a := uint8ArrayClass.New(buf)
+	b := make([]byte, a.Length())
+	js.CopyBytesToGo(b, a)
+	return b, nil
+}
+
+// await waits for p to settle, from a goroutine (never from a callback:
+// the runtime has one thread). Both callbacks are released once it has.
+func await(p js.Value) (js.Value, error) {
+	type outcome struct {
+		v   js.Value
+		err error
+	}
+	done := make(chan outcome, 1)
+	onResolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- outcome{v: argAt(args, 0)}
+		return nil
+	})
+	onReject := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- outcome{err: jsError(argAt(args, 0))}
+		return nil
+	})
+	p.Call("then", onResolve, onReject)
+	o := <-done
+	onResolve.Release()
+	onReject.Release()
+	return o.v, o.err
+}
+
+func argAt(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+// jsError turns a rejection's reason into an error.
+func jsError(v js.Value) error {
+	if v.Type() == js.TypeObject {
+		if m := v.Get("message"); m.Type() == js.TypeString {
+			return errors.New(m.String())
+		}
+	}
+	return errors.New(js.Global().Get("String").Invoke(v).String())
+}
+
+// copyTo hands the recorded answer to w: the body as one Uint8Array, or
+// null when there is none, so that syumai/workers never makes a stream
+// for it.
+func (r *recorder) copyTo(w http.ResponseWriter, method string) {
+	for k, v := range r.hdr {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(r.status)
+	raw, ok := w.(rawBodyWriter)
+	if !ok {
+		if method != http.MethodHead {
+			w.Write(r.body.Bytes())
+		}
+		return
+	}
+	if r.body.Len() == 0 || method == http.MethodHead {
+		raw.WriteRawJSBody(js.Null())
+		return
+	}
+	a := uint8ArrayClass.New(r.body.Len())
+	js.CopyBytesToJS(a, r.body.Bytes())
+	raw.WriteRawJSBody(a)
+}
