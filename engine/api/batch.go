@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/batchwire"
 	"github.com/tablelab/tablelab/engine/api/jsonwire"
 	"github.com/tablelab/tablelab/engine/svcerr"
@@ -27,7 +28,7 @@ func (c *call) batch() error {
 		return err
 	}
 	if b.Query {
-		return svcerr.With(svcerr.NotImplemented, "A batch holding a query is not supported; send the query on its own.")
+		return c.batchQuery(b.Requests[0])
 	}
 	ops := make([]batchOp, len(b.Requests))
 	var table string
@@ -93,24 +94,83 @@ func (c *call) batch() error {
 	return nil
 }
 
-// parseBatchOp reads one operation of a change set and checks that the
-// caller may perform it.
-func (c *call) parseBatchOp(sub batchwire.Request) (batchOp, error) {
+// subRoute routes one request of a batch, which must address the
+// batch's own account.
+func (c *call) subRoute(sub batchwire.Request) (*route, error) {
 	target, host := sub.URL, c.req.Host
 	if i := strings.Index(target, "://"); i >= 0 {
 		rest := target[i+3:]
 		slash := strings.IndexByte(rest, '/')
 		if slash < 0 {
-			return batchOp{}, svcerr.New(svcerr.InvalidURI)
+			return nil, svcerr.New(svcerr.InvalidURI)
 		}
 		host, target = rest[:slash], rest[slash:]
 	}
 	rt, err := parseRoute(&Request{Target: target, Host: host, Scheme: c.req.Scheme})
 	if err != nil {
-		return batchOp{}, err
+		return nil, err
 	}
 	if !strings.EqualFold(rt.account, c.rt.account) {
-		return batchOp{}, svcerr.With(svcerr.InvalidInput, "An operation of the batch addresses another account.")
+		return nil, svcerr.With(svcerr.InvalidInput, "An operation of the batch addresses another account.")
+	}
+	return rt, nil
+}
+
+// batchQuery answers a batch holding one query, which the service allows
+// when it reads a single entity by its keys: the answer is one part, the
+// entity or the error, outside any change set.
+func (c *call) batchQuery(sub batchwire.Request) error {
+	p := batchwire.Response{Header: []batchwire.Field{
+		{Name: "X-Content-Type-Options", Value: "nosniff"},
+		{Name: "Cache-Control", Value: "no-cache"},
+		{Name: "DataServiceVersion", Value: "3.0;"},
+	}}
+	err := func() error {
+		rt, err := c.subRoute(sub)
+		if err != nil {
+			return err
+		}
+		if rt.kind != resEntity {
+			return svcerr.With(svcerr.InvalidInput, "A query in a batch must read one entity by its PartitionKey and RowKey.")
+		}
+		if err := c.grant.Check(auth.Read, rt.table, rt.pk, rt.rk); err != nil {
+			return err
+		}
+		l, err := c.s.store.Get(rt.table, rt.pk, rt.rk)
+		if l.Table != "" {
+			c.setPlan(l.Plan)
+		}
+		if err != nil {
+			return err
+		}
+		sel := &call{rt: rt}
+		o := c.jsonOptions(l.Table)
+		o.Select = sel.selectList()
+		p.Status = 200
+		p.Header = append(p.Header, batchwire.Field{Name: "Content-Type", Value: c.format.ContentType()},
+			batchwire.Field{Name: "ETag", Value: l.Entity.ETag()})
+		p.Body = jsonwire.AppendEntity(nil, l.Entity, o)
+		return nil
+	}()
+	if err != nil {
+		e := svcerr.From(err)
+		p.Status = e.Status()
+		p.Header = append(p.Header, batchwire.Field{Name: "Content-Type", Value: jsonwire.MinimalMetadata.ContentType()})
+		p.Body = jsonwire.AppendError(nil, e, c.id, c.now)
+	}
+	bb := "batchresponse_" + c.s.newID()
+	c.resp.Status = 202
+	c.resp.Header.Set("Content-Type", "multipart/mixed; boundary="+bb)
+	c.resp.Body = batchwire.WriteQueryResponse(nil, bb, p)
+	return nil
+}
+
+// parseBatchOp reads one operation of a change set and checks that the
+// caller may perform it.
+func (c *call) parseBatchOp(sub batchwire.Request) (batchOp, error) {
+	rt, err := c.subRoute(sub)
+	if err != nil {
+		return batchOp{}, err
 	}
 	out := batchOp{table: rt.table, contentID: sub.ContentID}
 	method := sub.Method
