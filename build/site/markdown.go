@@ -46,7 +46,7 @@ func highlight(w util.BufWriter, language, code string) error {
 }
 
 // newMarkdown returns the converter of content pages: GFM, front matter,
-// heading ids, highlighted code and run blocks.
+// heading ids, highlighted code, run blocks and the pattern map's place.
 func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
@@ -57,6 +57,7 @@ func newMarkdown() goldmark.Markdown {
 				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
 			),
 			RunBlocks{Highlight: highlight},
+			PatternMaps{},
 		),
 		goldmark.WithParserOptions(
 			parser.WithAutoHeadingID(),

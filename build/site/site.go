@@ -75,6 +75,7 @@ func Build(o Options) error {
 	if err != nil {
 		return err
 	}
+	drawPatternMaps(pages)
 	tmpl, err := template.ParseFiles(filepath.Join(o.Root, "site", "templates", "page.html"))
 	if err != nil {
 		return err
