@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -77,6 +78,9 @@ type config struct {
 	siteAddr string
 	importAt string
 	exportTo string
+	certFile string
+	keyFile  string
+	oauth    string
 }
 
 func parseFlags(args []string) (config, error) {
@@ -95,6 +99,9 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the store; entities with the same keys are replaced")
 	fs.StringVar(&c.exportTo, "export", "", "write the store's tables to `file` (- for standard output) in the format -import reads, and exit without serving")
 	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
+	fs.StringVar(&c.certFile, "cert", "", "serve HTTPS with the certificate in this PEM `file` (with -key), as Azurite's --cert")
+	fs.StringVar(&c.keyFile, "key", "", "the private key, a PEM `file`, of -cert")
+	fs.StringVar(&c.oauth, "oauth", "", "`basic` accepts OAuth bearer tokens (needs -cert): a JWT's audience, issuer and lifetime are checked as Azurite's --oauth basic does, its signature is not")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Blob, Queue and Table services on http://127.0.0.1:10000, 10001 and 10002/devstoreaccount1 (see README.md).\n\n")
@@ -111,6 +118,18 @@ func parseFlags(args []string) (config, error) {
 	}
 	c.given = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
+	if (c.certFile == "") != (c.keyFile == "") {
+		return c, errors.New("-cert and -key go together")
+	}
+	switch c.oauth {
+	case "":
+	case "basic":
+		if c.certFile == "" {
+			return c, errors.New("-oauth basic needs HTTPS (-cert and -key): the service accepts bearer tokens over HTTPS only")
+		}
+	default:
+		return c, fmt.Errorf("-oauth %q: the only level is basic", c.oauth)
+	}
 	return c, nil
 }
 
@@ -176,6 +195,10 @@ func run(args []string) error {
 	if cfg.quiet {
 		requestLog = nil
 	}
+	tlsConfig, err := loadTLS(cfg)
+	if err != nil {
+		return err
+	}
 	var serving []*service
 	for _, s := range services {
 		ln, err := net.Listen("tcp", s.addr)
@@ -189,6 +212,9 @@ func run(args []string) error {
 			closeAll(serving)
 			return err
 		}
+		if tlsConfig != nil {
+			ln = tls.NewListener(ln, tlsConfig)
+		}
 		s.ln = ln
 		s.http = frontEnd(s.core, s.config, requestLog, s.name)
 		serving = append(serving, s)
@@ -197,9 +223,9 @@ func run(args []string) error {
 		return errors.New("no service to serve: -blob-addr, -queue-addr and -table-addr are all empty or taken")
 	}
 	for _, s := range serving {
-		logger.Printf("tablelab: %s service on http://%s/devstoreaccount1", s.name, s.ln.Addr())
+		logger.Printf("tablelab: %s service on %s://%s/devstoreaccount1", s.name, scheme(cfg), s.ln.Addr())
 	}
-	logger.Printf("tablelab: connection string %s", connectionString(serving))
+	logger.Printf("tablelab: connection string %s", connectionString(scheme(cfg), serving))
 	if cfg.loose {
 		logger.Printf("tablelab: -loose: requests without credentials are accepted")
 	}
@@ -424,4 +450,24 @@ func makeDir(dir string) error {
 		return err
 	}
 	return osfile.SyncDir(filepath.Dir(dir))
+}
+
+// loadTLS reads -cert and -key; nil when the server speaks plain HTTP.
+func loadTLS(cfg config) (*tls.Config, error) {
+	if cfg.certFile == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(cfg.certFile, cfg.keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("-cert/-key: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// scheme is the URL scheme the services answer on.
+func scheme(cfg config) string {
+	if cfg.certFile != "" {
+		return "https"
+	}
+	return "http"
 }

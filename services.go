@@ -15,6 +15,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/auth/bearer"
 	"github.com/tablelab/tablelab/engine/api/blobapi"
 	"github.com/tablelab/tablelab/engine/api/queueapi"
 	"github.com/tablelab/tablelab/engine/blob"
@@ -47,7 +48,13 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 	}
 	// Each core has a verifier of its own: they cache what they have
 	// verified, and a SAS for one service says nothing of another.
-	verifier := func() *auth.Verifier { return &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose} }
+	verifier := func() *auth.Verifier {
+		v := &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose}
+		if cfg.oauth == "basic" {
+			v.Bearer = bearer.Basic
+		}
+		return v
+	}
 	var services []*service
 	if cfg.blobAddr != "" {
 		store, closeStore, err := openStore(cfg, logger, blobStore)
@@ -123,12 +130,12 @@ func discardStaged(svc *blob.Service, period time.Duration, logger *log.Logger) 
 // connectionString is the development account's connection string with
 // the endpoint of every service served: what the startup log prints for
 // SDKs to take as it is.
-func connectionString(services []*service) string {
+func connectionString(scheme string, services []*service) string {
 	var b strings.Builder
-	b.WriteString("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=")
+	b.WriteString("DefaultEndpointsProtocol=" + scheme + ";AccountName=devstoreaccount1;AccountKey=")
 	b.WriteString(base64.StdEncoding.EncodeToString(auth.DevAccount().Keys[0]))
 	for _, s := range services {
-		b.WriteString(";" + s.name + "Endpoint=http://" + s.ln.Addr().String() + "/devstoreaccount1")
+		b.WriteString(";" + s.name + "Endpoint=" + scheme + "://" + s.ln.Addr().String() + "/devstoreaccount1")
 		if s.name == "Table" {
 			// Go's aztables builds a broken URL in GetTableSASURL from
 			// an endpoint without it (README.md); the other SDKs take

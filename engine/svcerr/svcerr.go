@@ -38,6 +38,7 @@ const (
 	MethodNotAllowed                        Code = "MethodNotAllowed"
 	RequestBodyTooLarge                     Code = "RequestBodyTooLarge"
 	AuthenticationFailed                    Code = "AuthenticationFailed"
+	InvalidAuthenticationInfo               Code = "InvalidAuthenticationInfo"
 	AuthorizationFailure                    Code = "AuthorizationFailure"
 	AuthorizationPermissionMismatch         Code = "AuthorizationPermissionMismatch"
 	AuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
@@ -118,6 +119,7 @@ var codes = map[Code]codeInfo{
 	MethodNotAllowed:                        {405, "The requested method is not allowed on the specified resource."},
 	RequestBodyTooLarge:                     {413, "The request body is too large and exceeds the maximum permissible limit."},
 	AuthenticationFailed:                    {403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."},
+	InvalidAuthenticationInfo:               {400, "Authentication information is not given in the correct format. Check the value of Authorization header."},
 	AuthorizationFailure:                    {403, "This request is not authorized to perform this operation."},
 	AuthorizationPermissionMismatch:         {403, "This request is not authorized to perform this operation using this permission."},
 	AuthorizationProtocolMismatch:           {403, "This request is not authorized to perform this operation using this protocol."},

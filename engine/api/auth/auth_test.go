@@ -194,6 +194,46 @@ func TestRepeatedSASParameter(t *testing.T) {
 	}
 }
 
+// TestBearer checks the bearer scheme's checks that do not depend on the
+// token: refused unless the host enables it, over HTTP, without a token;
+// the host's check decides the rest.
+func TestBearer(t *testing.T) {
+	req := func(scheme, authz string) Request {
+		return Request{Method: "GET", RawPath: "/devstoreaccount1/Tables", Account: DevAccountName, Scheme: scheme, Now: now,
+			Header: func(name string) string {
+				if name == "Authorization" {
+					return authz
+				}
+				return ""
+			}}
+	}
+	off := verifier()
+	if _, err := off.Verify(req("https", "Bearer abc")); !svcerr.Is(err, svcerr.AuthenticationFailed) {
+		t.Errorf("bearer without a check: %v", err)
+	}
+	var seen string
+	on := &Verifier{Accounts: []Account{DevAccount()}, Bearer: func(token string, r Request) error {
+		seen = token
+		if token != "good" {
+			return BearerFailed("no")
+		}
+		return nil
+	}}
+	if _, err := on.Verify(req("http", "Bearer good")); !svcerr.Is(err, svcerr.AuthenticationFailed) || !strings.Contains(err.Error(), "HTTP") {
+		t.Errorf("bearer over HTTP: %v", err)
+	}
+	if _, err := on.Verify(req("https", "Bearer ")); !svcerr.Is(err, svcerr.InvalidAuthenticationInfo) {
+		t.Errorf("bearer without a token: %v", err)
+	}
+	if _, err := on.Verify(req("https", "Bearer bad")); !svcerr.Is(err, svcerr.AuthenticationFailed) {
+		t.Errorf("a refused token: %v", err)
+	}
+	g, err := on.Verify(req("https", "Bearer good"))
+	if err != nil || seen != "good" || g.Check(Delete, "t", "p", "r") != nil {
+		t.Errorf("a good token: %v, saw %q", err, seen)
+	}
+}
+
 func TestAccountSAS(t *testing.T) {
 	v := verifier()
 	key := DevAccount().Keys[0]

@@ -67,6 +67,11 @@ type Verifier struct {
 	Accounts []Account
 	// AllowAnonymous grants requests without credentials full access.
 	AllowAnonymous bool
+	// Bearer, when set, checks an OAuth bearer token (the Authorization
+	// header's "Bearer <token>"), returning nil to grant the request
+	// full access. Nil refuses the scheme. The check lives with the host
+	// so that a build without OAuth (the browser's) does not carry it.
+	Bearer func(token string, r Request) error
 
 	// sas remembers SAS signatures already verified, so that a token used
 	// for many requests pays for its HMAC once.
@@ -124,6 +129,9 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 		return Grant{}, failed("The query string is malformed.")
 	}
 	if authz := header("Authorization"); authz != "" {
+		if scheme, token, _ := strings.Cut(strings.TrimSpace(authz), " "); scheme == "Bearer" {
+			return v.verifyBearer(r, strings.TrimSpace(token))
+		}
 		return v.verifyKey(r, header, q, authz)
 	}
 	if q.Get("sig") != "" {
@@ -134,6 +142,31 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 	}
 	return Grant{}, svcerr.New(svcerr.AuthorizationFailure)
 }
+
+// verifyBearer checks an OAuth bearer token, which the service accepts
+// over HTTPS only.
+func (v *Verifier) verifyBearer(r Request, token string) (Grant, error) {
+	if token == "" {
+		return Grant{}, svcerr.New(svcerr.InvalidAuthenticationInfo)
+	}
+	if v.Bearer == nil {
+		return Grant{}, failed("Authentication scheme Bearer is not enabled on this server (tablelab -oauth basic).")
+	}
+	if r.Scheme != "https" {
+		return Grant{}, failed("Authentication scheme Bearer is not allowed with HTTP.")
+	}
+	if v.account(r.Account) == nil {
+		return Grant{}, failed("The account " + r.Account + " is unknown.")
+	}
+	if err := v.Bearer(token, r); err != nil {
+		return Grant{}, err
+	}
+	return Grant{full: true, service: r.Service}, nil
+}
+
+// BearerFailed is the error a bearer check returns for a token it
+// refuses: AuthenticationFailed with detail saying why.
+func BearerFailed(detail string) error { return failed(detail) }
 
 // verifyKey checks a SharedKey or SharedKeyLite signature.
 func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values, authz string) (Grant, error) {
