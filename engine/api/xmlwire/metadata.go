@@ -3,7 +3,6 @@ package xmlwire
 import (
 	"strconv"
 
-	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -14,6 +13,14 @@ const MetaPrefix = "x-ms-meta-"
 // the bytes of every name and value together.
 const MaxMetadata = 8 << 10
 
+// Headers is what Metadata reads and SetMetadata writes; *api.Header is
+// one. An interface, so that the Table protocol in package api can use
+// this package's XML reader without an import cycle.
+type Headers interface {
+	Each(func(name, value string))
+	Set(name, value string)
+}
+
 // Pair is one metadata name and its value.
 type Pair struct{ Name, Value string }
 
@@ -22,7 +29,7 @@ type Pair struct{ Name, Value string }
 // that is empty fails with EmptyMetadataKey, one that is not a C#
 // identifier with InvalidMetadata, and more than MaxMetadata in all with
 // MetadataTooLarge.
-func Metadata(h *api.Header) ([]Pair, error) {
+func Metadata(h Headers) ([]Pair, error) {
 	var (
 		out  []Pair
 		size int
@@ -54,7 +61,7 @@ func Metadata(h *api.Header) ([]Pair, error) {
 }
 
 // SetMetadata sets an x-ms-meta-* header on h for each pair.
-func SetMetadata(h *api.Header, m []Pair) {
+func SetMetadata(h Headers, m []Pair) {
 	for _, p := range m {
 		h.Set(MetaPrefix+p.Name, p.Value)
 	}
