@@ -34,9 +34,19 @@ func (b bridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// syumai/workers splits every header at its commas, a date's too;
 	// joined again, each is the text the client sent (the Headers object
 	// had joined repeated fields with commas already).
+	//
+	// Names arrive in lower case (the runtime's Headers object keeps
+	// no other) and syumai/workers canonicalizes them; a metadata name's
+	// case is part of the name the service stores, and lower case is the
+	// one the client's text is closest to.
 	for name, values := range r.Header {
 		if len(values) > 1 {
-			r.Header[name] = []string{strings.Join(values, ",")}
+			values = []string{strings.Join(values, ",")}
+			r.Header[name] = values
+		}
+		if strings.HasPrefix(name, "X-Ms-Meta-") {
+			delete(r.Header, name)
+			r.Header[strings.ToLower(name)] = values
 		}
 	}
 	if g, ok := r.Body.(rawBodyGetter); ok {
@@ -122,6 +132,12 @@ func (r *recorder) copyTo(w http.ResponseWriter, method string) {
 	for k, v := range r.hdr {
 		w.Header()[k] = v
 	}
+	if method != http.MethodHead {
+		// The runtime says the length of the body it is handed, or
+		// leaves it out when it compresses the body for the client; a
+		// length given here would then be the wrong one.
+		delete(w.Header(), "Content-Length")
+	}
 	w.WriteHeader(r.status)
 	raw, ok := w.(rawBodyWriter)
 	if !ok {
@@ -131,6 +147,9 @@ func (r *recorder) copyTo(w http.ResponseWriter, method string) {
 		return
 	}
 	if r.body.Len() == 0 || method == http.MethodHead {
+		// workerd marks even an empty answer as gzip-encoded when the
+		// client accepts gzip, and an SDK then fails to inflate nothing.
+		w.Header().Set("Content-Encoding", "identity")
 		raw.WriteRawJSBody(js.Null())
 		return
 	}
