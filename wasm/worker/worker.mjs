@@ -50,10 +50,63 @@ async function serve(holder, context, request) {
   return Promise.race([rt.binding.handleRequest(request), rt.exited.then(died)]);
 }
 
+// serviceOf names the service a request is for, as the Go side's
+// config.serviceOf does: a port of TABLELAB_PORTS (Blob, Queue, Table;
+// the development storage's by default), else a host's service label
+// (account.blob.…, blob.…), else the Table service.
+function serviceOf(request, env) {
+  const url = new URL(request.url);
+  const ports = (env.TABLELAB_PORTS ?? "10000,10001,10002").split(",").map((p) => p.trim());
+  const byPort = ["blob", "queue", "table"][ports.indexOf(url.port)];
+  if (url.port && byPort) return byPort;
+  const labels = url.hostname.split(".");
+  for (const svc of ["blob", "queue"]) {
+    if (labels[0] === svc || labels[1] === svc) return svc;
+  }
+  return "table";
+}
+
+// The runtime of the front, in this isolate.
 const front = {};
 
 export default {
+  // In the memory mode the front's own runtime answers, from stores that
+  // live as long as the isolate (each isolate its own: ephemeral). Else
+  // each service's store is a Durable Object, and the front only hands
+  // the request on, unchanged: the object checks its signature.
   fetch(request, env, ctx) {
-    return serve(front, () => ({ env, ctx, binding: {}, role: "front" }), request);
+    if (env.TABLELAB_STORAGE === "memory" || !env.OBJECTS) {
+      return serve(front, () => ({ env, ctx, binding: {}, role: "front" }), request);
+    }
+    const service = serviceOf(request, env);
+    const stub = env.OBJECTS.get(env.OBJECTS.idFromName(service));
+    const forwarded = new Request(request);
+    forwarded.headers.set("x-tablelab-service", service);
+    return stub.fetch(forwarded);
   },
 };
+
+// StoreObject is a SQLite-backed Durable Object holding one service's
+// store: a Go runtime of its own, started when the object wakes, kept
+// while it lives, and handed the object's storage.sql, whose synchronous
+// exec the Go side keeps its log and snapshots in (sqlmedium_js.go). A
+// restart replays them.
+export class StoreObject {
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+    this.holder = {};
+  }
+
+  fetch(request) {
+    const service = request.headers.get("x-tablelab-service") ?? "table";
+    return serve(this.holder, () => ({
+      env: this.env,
+      ctx: this.ctx,
+      binding: {},
+      role: "object",
+      service,
+      sql: this.ctx.storage.sql,
+    }), request);
+  }
+}

@@ -24,7 +24,7 @@ export async function tableRequest(base, method, path, { body, headers = {}, acc
   };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
-    init.headers["content-type"] = "application/json";
+    init.headers["content-type"] ??= "application/json";
   }
   return fetch(base + path, init);
 }

@@ -140,3 +140,61 @@ test("the development key is refused unless the dev flag is set", async () => {
     assert.match(await r.text(), /well-known key/);
   });
 });
+
+const durable = { TABLELAB_DEV: "1", TABLELAB_STORAGE: "durable" };
+
+// batch is a $batch of inserts of rows into table in partition pk, the
+// last of which may collide with an entity already there.
+function batch(table, base, pk, rows) {
+  const b = "batch_x", cs = "changeset_y";
+  const parts = rows.map((rk) => [
+    `--${cs}`, "Content-Type: application/http", "Content-Transfer-Encoding: binary", "",
+    `POST ${base}/devstoreaccount1/${table} HTTP/1.1`, "Content-Type: application/json", "Accept: application/json;odata=nometadata", "Prefer: return-no-content", "",
+    JSON.stringify({ PartitionKey: pk, RowKey: rk }),
+  ].join("\r\n"));
+  return [`--${b}`, `Content-Type: multipart/mixed; boundary=${cs}`, "", ...parts, `--${cs}--`, `--${b}--`, ""].join("\r\n");
+}
+
+test("Durable Objects: the data survives a restart of the runtime, and a batch is stored whole or not at all", async () => {
+  const persist = mkdtempSync(path.join(tmpdir(), "tablelab-worker-"));
+  try {
+    await withWorker(durable, async ({ table, queue }) => {
+      let r = await tableRequest(table, "POST", "/devstoreaccount1/Tables", { body: { TableName: "kept" } });
+      assert.equal(r.status, 201);
+      assert.equal(r.headers.get("x-tablelab-storage"), null);
+      const send = (rows) => tableRequest(table, "POST", "/devstoreaccount1/$batch", {
+        body: batch("kept", table, "p", rows),
+        headers: { "content-type": "multipart/mixed; boundary=batch_x" },
+      });
+      r = await send(["1", "2", "3"]);
+      assert.equal(r.status, 202);
+      assert.match(await r.text(), /204 No Content/);
+      // The last insert collides: none of the three may stay.
+      r = await send(["4", "5", "1"]);
+      assert.equal(r.status, 202);
+      assert.match(await r.text(), /409 Conflict/);
+      r = await fetch(queue + "/devstoreaccount1?comp=list");
+      assert.equal(r.status, 403, "the Queue service answers from its own object");
+      await r.arrayBuffer();
+    }, persist);
+    await withWorker(durable, async ({ table }) => {
+      const r = await tableRequest(table, "GET", "/devstoreaccount1/kept()?$filter=PartitionKey%20eq%20'p'");
+      assert.equal(r.status, 200);
+      assert.deepEqual((await r.json()).value.map((e) => e.RowKey), ["1", "2", "3"]);
+    }, persist);
+  } finally {
+    rmSync(persist, { recursive: true, force: true });
+  }
+});
+
+test("Durable Objects: a request that panics gets a 500, and the object's data is still there", async () => {
+  await withWorker(durable, async ({ table }) => {
+    let r = await tableRequest(table, "POST", "/devstoreaccount1/Tables", { body: { TableName: "kept" } });
+    assert.equal(r.status, 201);
+    r = await tableRequest(table, "GET", "/devstoreaccount1/Tables", { headers: { "x-tablelab-test-panic": "1" } });
+    assert.equal(r.status, 500);
+    assert.equal((await r.json())["odata.error"].code, "InternalError");
+    r = await tableRequest(table, "GET", "/devstoreaccount1/Tables");
+    assert.deepEqual(await r.json(), { value: [{ TableName: "kept" }] });
+  });
+});

@@ -1,0 +1,198 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+	"syscall/js"
+
+	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/durable"
+)
+
+// partBytes is the most of a record or a snapshot one row holds: a
+// Durable Object's SQLite refuses a value over 2 MB, and a batch may be
+// 4 MiB.
+const partBytes = 1 << 20
+
+// sqlMedium is a durable.Medium on a Durable Object's SQLite storage
+// (ctx.storage.sql), whose exec is synchronous: no callbacks, no waits.
+//
+// A record is the rows (seq, 0…n) of the log table, the last flagged; a
+// snapshot, the rows of snap, with upto the last record it covers. The
+// rows of one record are written in one turn of the object's event loop
+// (Append never yields), which the runtime commits as one implicit
+// transaction: a batch is stored whole or not at all. The runtime also
+// holds every answer back until the writes before it are durable (the
+// object's output gate), so Append's waiter has nothing left to wait for.
+type sqlMedium struct {
+	sql js.Value
+
+	mu        sync.Mutex
+	seq       int64
+	logBytes  int64
+	snapBytes int64
+	failed    error
+}
+
+func newSQLMedium(sql js.Value) (*sqlMedium, error) {
+	m := &sqlMedium{sql: sql}
+	_, err := m.exec("CREATE TABLE IF NOT EXISTS tablelab_log (seq INTEGER NOT NULL, part INTEGER NOT NULL, last INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, part))")
+	if err == nil {
+		_, err = m.exec("CREATE TABLE IF NOT EXISTS tablelab_snap (part INTEGER PRIMARY KEY, upto INTEGER NOT NULL, data BLOB NOT NULL)")
+	}
+	return m, err
+}
+
+// exec runs one statement and returns its rows. An exception thrown by
+// the runtime (a full disk, a value too large) is an error here, not a
+// panic.
+func (m *sqlMedium) exec(query string, args ...any) (rows js.Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if e, ok := p.(js.Error); ok {
+				err = errors.New("durable object storage: " + e.Error())
+				return
+			}
+			panic(p)
+		}
+	}()
+	return m.sql.Call("exec", append([]any{query}, args...)...).Call("toArray"), nil
+}
+
+func sqlBlob(b []byte) js.Value {
+	a := uint8ArrayClass.New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a.Get("buffer")
+}
+
+func goBytes(v js.Value) []byte {
+	a := uint8ArrayClass.New(v)
+	b := make([]byte, a.Length())
+	js.CopyBytesToGo(b, a)
+	return b
+}
+
+func (m *sqlMedium) Replay(load func(io.Reader, engine.Place) error, apply func([]byte, engine.Place) error) error {
+	rows, err := m.exec("SELECT upto, data FROM tablelab_snap ORDER BY part")
+	if err != nil {
+		return err
+	}
+	var upto int64
+	if n := rows.Length(); n > 0 {
+		var snap bytes.Buffer
+		for i := range n {
+			row := rows.Index(i)
+			upto = int64(row.Get("upto").Float())
+			snap.Write(goBytes(row.Get("data")))
+		}
+		m.snapBytes = int64(snap.Len())
+		if err := load(&snap, engine.Place{}); err != nil {
+			return err
+		}
+	}
+	m.seq = upto
+	rows, err = m.exec("SELECT seq, last, data FROM tablelab_log WHERE seq > ? ORDER BY seq, part", upto)
+	if err != nil {
+		return err
+	}
+	var rec []byte
+	for i, n := 0, rows.Length(); i < n; i++ {
+		row := rows.Index(i)
+		rec = append(rec, goBytes(row.Get("data"))...)
+		if row.Get("last").Int() == 0 {
+			continue
+		}
+		m.seq = int64(row.Get("seq").Float())
+		m.logBytes += int64(len(rec))
+		if err := apply(rec, engine.Place{}); err != nil {
+			return err
+		}
+		rec = rec[:0]
+	}
+	return nil
+}
+
+type doneWaiter struct{ err error }
+
+func (w doneWaiter) Wait() error { return w.err }
+
+func (m *sqlMedium) Append(rec []byte) engine.Waiter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failed != nil {
+		return doneWaiter{m.failed}
+	}
+	m.seq++
+	for part := 0; ; part++ {
+		chunk := rec[:min(len(rec), partBytes)]
+		rec = rec[len(chunk):]
+		last := 0
+		if len(rec) == 0 {
+			last = 1
+		}
+		if _, err := m.exec("INSERT INTO tablelab_log (seq, part, last, data) VALUES (?, ?, ?, ?)", m.seq, part, last, sqlBlob(chunk)); err != nil {
+			m.failed = err
+			return doneWaiter{err}
+		}
+		m.logBytes += int64(len(chunk))
+		if last == 1 {
+			return doneWaiter{}
+		}
+	}
+}
+
+func (m *sqlMedium) BeginSnapshot() (durable.Snapshot, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failed != nil {
+		return nil, m.failed
+	}
+	return &sqlSnapshot{m: m, upto: m.seq, covered: m.logBytes}, nil
+}
+
+type sqlSnapshot struct {
+	m       *sqlMedium
+	upto    int64
+	covered int64
+}
+
+// Write replaces the snapshot and drops the records it covers, all in
+// one turn of the event loop, so one implicit transaction.
+func (s *sqlSnapshot) Write(fill func(io.Writer, engine.Place) error) error {
+	var buf bytes.Buffer
+	if err := fill(&buf, engine.Place{}); err != nil {
+		return err
+	}
+	m := s.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := m.exec("DELETE FROM tablelab_snap"); err != nil {
+		return err
+	}
+	b := buf.Bytes()
+	for part := 0; len(b) > 0 || part == 0; part++ {
+		chunk := b[:min(len(b), partBytes)]
+		b = b[len(chunk):]
+		if _, err := m.exec("INSERT INTO tablelab_snap (part, upto, data) VALUES (?, ?, ?)", part, s.upto, sqlBlob(chunk)); err != nil {
+			return err
+		}
+	}
+	if _, err := m.exec("DELETE FROM tablelab_log WHERE seq <= ?", s.upto); err != nil {
+		return err
+	}
+	m.logBytes -= s.covered
+	m.snapBytes = int64(buf.Len())
+	return nil
+}
+
+func (m *sqlMedium) Sizes() durable.Sizes {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return durable.Sizes{LogBytes: m.logBytes, SnapshotBytes: m.snapBytes}
+}
+
+func (m *sqlMedium) Close() error { return nil }
