@@ -410,6 +410,9 @@ var (
 	tableStore = storeKind{name: "tables"}
 	queueStore = storeKind{name: "queues", dir: "queues", openKeys: true}
 	blobStore  = storeKind{name: "blobs", dir: "blobs", openKeys: true}
+	// settingsStore holds what accounts set about the Table service (its
+	// properties and CORS rules), as durable as the tables.
+	settingsStore = storeKind{name: "settings", dir: "settings"}
 )
 
 // openStore opens the store of kind k the flags ask for.

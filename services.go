@@ -85,8 +85,13 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 			core: queueapi.NewServer(svc, queueapi.Options{Verifier: verifier()})})
 	}
 	if cfg.tableAddr != "" {
+		settings, closeSettings, err := openStore(cfg, logger, settingsStore)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		closers = append(closers, closeSettings)
 		services = append(services, &service{name: "Table", flag: "table-addr", addr: cfg.tableAddr,
-			core: api.NewServer(tables, api.Options{Verifier: verifier()})})
+			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: settings})})
 	}
 	return services, closeAll, nil
 }

@@ -380,10 +380,5 @@ func TestUnsupportedAnswersHonestly(t *testing.T) {
 	}
 	c.wantError(c.do("PUT", "/people?comp=acl", "<SignedIdentifiers/>"), 501, "NotImplemented")
 	c.wantError(c.do("GET", "/nosuch?comp=acl", ""), 404, "TableNotFound")
-	props := c.want(c.do("GET", "/?restype=service&comp=properties", ""), 200)
-	if !strings.Contains(string(props.Body), "<StorageServiceProperties>") {
-		t.Errorf("service properties: %s", props.Body)
-	}
-	c.wantError(c.do("PUT", "/?restype=service&comp=properties", "<StorageServiceProperties/>"), 501, "NotImplemented")
 	c.wantError(c.do("POST", "/Tables", `{"TableName":"$MetricsTable"}`), 400, "InvalidResourceName")
 }

@@ -41,6 +41,10 @@ type Options struct {
 	Verifier *auth.Verifier
 	// NewID returns request ids; nil uses random UUIDs.
 	NewID func() string
+	// Settings is the store of what accounts set about the service: its
+	// properties and CORS rules. Nil keeps them in memory. The host gives
+	// a store as durable as the tables'.
+	Settings *engine.Store
 }
 
 // Server answers Table service requests from one store.
@@ -50,6 +54,7 @@ type Server struct {
 	now      func() time.Time
 	newID    func() string
 	date     dateHeader
+	settings *settings
 }
 
 // NewServer returns a protocol server over store. It reads the store's
@@ -57,7 +62,7 @@ type Server struct {
 // whoever sets the store's clock sets the server's. A nil store makes a
 // server that answers every request with an error, on the system clock.
 func NewServer(store *engine.Store, opts Options) *Server {
-	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID}
+	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: newSettings(opts.Settings)}
 	if store != nil {
 		s.now = store.Now
 	}
@@ -125,10 +130,17 @@ func (s *Server) Serve(req *Request) (resp *Response) {
 			resp = c.fail(svcerr.With(svcerr.InternalError, "internal error: "+panicText(p)))
 		}
 	}()
-	if err := c.serve(); err != nil {
-		return c.fail(err)
+	serve := c.serve
+	if req.Method == "OPTIONS" {
+		serve = c.preflight
 	}
-	return c.resp
+	if err := serve(); err != nil {
+		resp = c.fail(err)
+	} else {
+		resp = c.resp
+	}
+	c.corsHeaders(resp)
+	return resp
 }
 
 // Error answers req with err in the service's format. Hosts use it for

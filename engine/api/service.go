@@ -5,18 +5,36 @@ import (
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
-// service answers requests on the account itself (?restype=service). The
-// SDKs offer service properties and statistics; tablelab has neither
-// analytics logging nor geo-replication, so it answers with the service's
-// defaults and refuses to change them rather than pretend to.
+// service answers requests on the account itself (?restype=service):
+// its properties, which are kept and answered (the CORS rules among them
+// are enforced; tablelab writes no analytics logs or metrics, whatever
+// they say), and its replication statistics.
 func (c *call) service(method string) error {
 	q := &c.rt.query
 	if q.Get("restype") != "service" {
 		return svcerr.New(svcerr.InvalidURI)
 	}
 	switch {
-	case method == "GET" && q.Get("comp") == "properties":
-		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging><Version>1.0</Version><Read>false</Read><Write>false</Write><Delete>false</Delete><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></HourMetrics><MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>`)
+	case q.Get("comp") == "properties" && (method == "GET" || method == "PUT"):
+		if err := c.grant.CheckService(method == "PUT"); err != nil {
+			return err
+		}
+		account, _ := auth.Primary(c.rt.account)
+		props, err := c.s.settings.properties(account)
+		if err != nil {
+			return err
+		}
+		if method == "PUT" {
+			if props, err = ParseProperties(c.req.Body, props); err != nil {
+				return err
+			}
+			if err := c.s.settings.setProperties(account, props); err != nil {
+				return err
+			}
+			c.resp.Status = 202
+			return nil
+		}
+		c.xml(200, string(props.AppendXML(nil)))
 		return nil
 	case method == "GET" && q.Get("comp") == "stats":
 		if _, secondary := auth.Primary(c.rt.account); !secondary {
@@ -27,7 +45,7 @@ func (c *call) service(method string) error {
 		c.xml(200, `<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>`+c.now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")+`</LastSyncTime></GeoReplication></StorageServiceStats>`)
 		return nil
 	}
-	return svcerr.With(svcerr.NotImplemented, "Changing service properties is not supported by tablelab.")
+	return svcerr.With(svcerr.InvalidQueryParameterValue, "The account answers only comp=properties (GET, PUT) and comp=stats (GET).")
 }
 
 // tableComp answers ?comp= requests on a table: its stored access

@@ -162,6 +162,23 @@ func (g Grant) CheckTable(p Permission, table string) error {
 	return g.permit(p)
 }
 
+// CheckService reports whether the request may read (write false) or set
+// the Table service's properties: the account's key does, an account
+// SAS with the service resource type and r or w does, a table SAS never.
+func (g Grant) CheckService(write bool) error {
+	if g.full {
+		return nil
+	}
+	if g.service != Table || !g.account {
+		return svcerr.New(svcerr.AuthorizationFailure)
+	}
+	letters := "r"
+	if write {
+		letters = "w"
+	}
+	return g.checkAccount(ServiceLevel, letters)
+}
+
 // Check reports whether the request may perform an entity operation on
 // the entity with the given keys.
 func (g Grant) Check(p Permission, table, pk, rk string) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -727,4 +728,54 @@ func TestStatisticsOnTheSecondary(t *testing.T) {
 	}
 	_, err = secondary.CreateTable(ctx, "Written", nil)
 	wantErr(t, err, 403, "AuthorizationFailure")
+}
+
+// TestServicePropertiesAndCORS sets the service's properties with the Go
+// SDK, reads them back, and checks over plain HTTP that the CORS rule set
+// answers a browser's preflight and marks a response.
+func TestServicePropertiesAndCORS(t *testing.T) {
+	svc, _, endpoint := newService(t)
+	props := aztables.ServiceProperties{
+		Logging: &aztables.Logging{Version: to.Ptr("1.0"), Read: to.Ptr(true), Write: to.Ptr(true), Delete: to.Ptr(false),
+			RetentionPolicy: &aztables.RetentionPolicy{Enabled: to.Ptr(true), Days: to.Ptr[int32](3)}},
+		HourMetrics: &aztables.Metrics{Version: to.Ptr("1.0"), Enabled: to.Ptr(true), IncludeAPIs: to.Ptr(true),
+			RetentionPolicy: &aztables.RetentionPolicy{Enabled: to.Ptr(false)}},
+		Cors: []*aztables.CorsRule{{
+			AllowedOrigins: to.Ptr("http://localhost:5173"), AllowedMethods: to.Ptr("GET,POST,PUT,MERGE,DELETE,OPTIONS"),
+			AllowedHeaders: to.Ptr("*"), ExposedHeaders: to.Ptr("*"), MaxAgeInSeconds: to.Ptr[int32](120),
+		}},
+	}
+	if _, err := svc.SetProperties(ctx, props, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.GetProperties(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !*got.Logging.Read || *got.Logging.Delete || *got.Logging.RetentionPolicy.Days != 3 || !*got.HourMetrics.IncludeAPIs ||
+		len(got.Cors) != 1 || *got.Cors[0].AllowedOrigins != "http://localhost:5173" || *got.Cors[0].MaxAgeInSeconds != 120 {
+		t.Fatalf("properties read back: %+v %+v %+v", got.Logging, got.HourMetrics, got.Cors)
+	}
+	req, _ := http.NewRequest("OPTIONS", endpoint+"/Tables", nil)
+	req.Header.Set("Origin", "http://localhost:5173")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "content-type,x-ms-date,authorization")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" || resp.Header.Get("Access-Control-Max-Age") != "120" {
+		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
+	req, _ = http.NewRequest("GET", endpoint+"/Tables", nil)
+	req.Header.Set("Origin", "http://localhost:5173")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" || resp.Header.Get("Vary") != "Origin" {
+		t.Fatalf("unsigned request from the page: %d %v", resp.StatusCode, resp.Header)
+	}
 }

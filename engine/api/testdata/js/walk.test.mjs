@@ -195,6 +195,33 @@ test("a typed null, as the SDK sends an invalid Date or a bare Infinity, is stor
   await c.deleteTable();
 });
 
+test("service properties: set, read back, CORS enforced on a preflight", async () => {
+  const before = await service.getProperties();
+  await service.setProperties({
+    logging: { version: "1.0", read: true, write: false, delete: true, retentionPolicy: { enabled: true, days: 2 } },
+    cors: [{ allowedOrigins: "http://localhost:3000", allowedMethods: "GET,POST", allowedHeaders: "x-ms-*,content-type", exposedHeaders: "x-ms-*", maxAgeInSeconds: 60 }],
+  });
+  const after = await service.getProperties();
+  assert.equal(after.logging.read, true);
+  assert.equal(after.logging.delete, true);
+  assert.equal(after.logging.retentionPolicy.days, 2);
+  assert.equal(after.cors.length, 1);
+  assert.equal(after.cors[0].allowedOrigins, "http://localhost:3000");
+  const pre = await fetch(`${endpoint}/Tables`, {
+    method: "OPTIONS",
+    headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+  });
+  assert.equal(pre.status, 200);
+  assert.equal(pre.headers.get("access-control-allow-origin"), "http://localhost:3000");
+  const refused = await fetch(`${endpoint}/Tables`, {
+    method: "OPTIONS",
+    headers: { Origin: "http://elsewhere.test", "Access-Control-Request-Method": "POST" },
+  });
+  assert.equal(refused.status, 403);
+  await service.setProperties({ cors: before.cors ?? [] });
+  assert.deepEqual((await service.getProperties()).cors ?? [], before.cors ?? []);
+});
+
 test("keys with special characters; forbidden ones refused", async () => {
   const c = await newTable("keys");
   for (const k of ["O'Brien & Co", "50% + tax", "ünïcødé 鍵", "sp ace", "a=b,c;d", "''", ""]) {

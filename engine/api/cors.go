@@ -1,0 +1,139 @@
+package api
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/svcerr"
+)
+
+// The CORS rules of an account's service properties, held to every
+// request that names an Origin: a browser's preflight (OPTIONS) is
+// answered from them before any authentication, as it carries none, and
+// an actual request's answer — an error too — says which origin may read
+// it and which of its headers the page may see.
+
+// preflight answers an OPTIONS request from the rules of the account it
+// addresses.
+func (c *call) preflight() error {
+	origin := c.req.Header.Get("Origin")
+	if origin == "" {
+		return svcerr.With(svcerr.InvalidCorsHeaderValue, "A CORS preflight request needs an Origin header.")
+	}
+	method := c.req.Header.Get("Access-Control-Request-Method")
+	if method == "" {
+		return svcerr.With(svcerr.InvalidCorsHeaderValue, "A CORS preflight request needs an Access-Control-Request-Method header.")
+	}
+	headers := c.req.Header.Get("Access-Control-Request-Headers")
+	props, err := c.accountProperties()
+	if err != nil {
+		return err
+	}
+	for _, r := range props.Cors {
+		if !r.allowsOrigin(origin) || !r.allowsMethod(method) || !r.allowsHeaders(headers) {
+			continue
+		}
+		h := &c.resp.Header
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Access-Control-Allow-Methods", method)
+		if headers != "" {
+			h.Set("Access-Control-Allow-Headers", headers)
+		}
+		h.Set("Access-Control-Max-Age", strconv.Itoa(r.MaxAge))
+		h.Set("Access-Control-Allow-Credentials", "true")
+		c.resp.Status = 200
+		return nil
+	}
+	return svcerr.New(svcerr.CorsPreflightFailure)
+}
+
+// accountProperties are the properties of the account the request names.
+func (c *call) accountProperties() (*Properties, error) {
+	account, _, _, err := Address(c.req)
+	if err != nil {
+		return nil, err
+	}
+	account, _ = auth.Primary(account)
+	return c.s.settings.properties(account)
+}
+
+// corsHeaders adds to resp, the answer to a request that named an Origin,
+// what the first rule allowing that origin and method lets the page see.
+func (c *call) corsHeaders(resp *Response) {
+	origin := c.req.Header.Get("Origin")
+	if origin == "" || c.req.Method == "OPTIONS" {
+		return
+	}
+	props, err := c.accountProperties()
+	if err != nil || len(props.Cors) == 0 {
+		return
+	}
+	h := &resp.Header
+	for _, r := range props.Cors {
+		if !r.allowsOrigin(origin) || !r.allowsMethod(c.req.Method) {
+			continue
+		}
+		var exposed []string
+		h.Each(func(name, _ string) {
+			if matchesAny(name, r.ExposedHeaders) {
+				exposed = append(exposed, name)
+			}
+		})
+		h.Set("Access-Control-Expose-Headers", strings.Join(exposed, ","))
+		if r.AllowedOrigins[0] == "*" {
+			h.Set("Access-Control-Allow-Origin", "*")
+			return
+		}
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Access-Control-Allow-Credentials", "true")
+		h.Set("Vary", "Origin")
+		return
+	}
+	// The answer depends on the origin even when no rule matched it.
+	h.Set("Vary", "Origin")
+}
+
+func (r *CorsRule) allowsOrigin(origin string) bool {
+	for _, o := range r.AllowedOrigins {
+		if o == "*" || strings.EqualFold(o, strings.TrimSpace(origin)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *CorsRule) allowsMethod(method string) bool {
+	for _, m := range r.AllowedMethods {
+		if strings.EqualFold(m, strings.TrimSpace(method)) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowsHeaders reports whether every header of a preflight's
+// comma-separated list is allowed.
+func (r *CorsRule) allowsHeaders(list string) bool {
+	for _, h := range splitList(list) {
+		if !matchesAny(h, r.AllowedHeaders) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesAny reports whether name is one of names, ignoring case, or
+// starts with one ending in *.
+func matchesAny(name string, names []string) bool {
+	for _, n := range names {
+		if p, ok := strings.CutSuffix(n, "*"); ok {
+			if len(name) >= len(p) && strings.EqualFold(name[:len(p)], p) {
+				return true
+			}
+		} else if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
