@@ -1,11 +1,11 @@
 package api
 
 import (
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -78,7 +78,7 @@ func SetCommonHeaders(h *Header, req *Request, id, defaultVersion, date string) 
 
 // AddressQuery is Address with the request's query read as the service
 // reads it (auth.ParseQuery): what the Queue and Blob routes start from.
-func AddressQuery(r *Request) (account, rest, base string, query url.Values, err error) {
+func AddressQuery(r *Request) (account, rest, base string, query urltext.Values, err error) {
 	_, rawQuery, _ := strings.Cut(r.Target, "?")
 	if query, err = auth.ParseQuery(rawQuery); err != nil {
 		return "", "", "", nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed.")

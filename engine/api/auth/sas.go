@@ -1,20 +1,19 @@
 package auth
 
 import (
-	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tablelab/tablelab/engine/internal/timefmt"
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
 // verifySAS checks a shared access signature in the query string: a
 // service SAS for one table (tn), one blob container or blob (sr), or one
 // queue, or an account SAS (ss, srt).
-func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
+func (v *Verifier) verifySAS(r Request, q urltext.Values) (Grant, error) {
 	acct := v.account(r.Account)
 	if acct == nil {
 		return Grant{}, failed("The account " + r.Account + " is unknown.")
@@ -83,7 +82,7 @@ func (v *Verifier) verifySAS(r Request, q url.Values) (Grant, error) {
 // version 2020-12-06 it holds the encryption scope (ses); tokens of
 // those versions without one are also checked in the older form, which
 // some table clients still sign.
-func accountSASStrings(account string, q url.Values) []string {
+func accountSASStrings(account string, q urltext.Values) []string {
 	fields := []string{account, q.Get("sp"), q.Get("ss"), q.Get("srt"), q.Get("st"), q.Get("se"), q.Get("sip"), q.Get("spr"), q.Get("sv")}
 	old := strings.Join(fields, "\n") + "\n"
 	if q.Get("sv") < "2020-12-06" {
@@ -98,7 +97,7 @@ func accountSASStrings(account string, q url.Values) []string {
 
 // serviceSAS fills in what a service SAS grants and returns the string
 // it must sign.
-func (g *Grant) serviceSAS(r Request, q url.Values) ([]string, error) {
+func (g *Grant) serviceSAS(r Request, q urltext.Values) ([]string, error) {
 	common := func(resource string) []string {
 		return []string{q.Get("sp"), q.Get("st"), q.Get("se"), resource, q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv")}
 	}
@@ -174,21 +173,21 @@ func parseSASTime(s string) (time.Time, bool) {
 // ipAllowed checks an address against a SAS's sip: one address or a
 // range a-b.
 func ipAllowed(sip, remote string) bool {
-	ip, err := netip.ParseAddr(remote)
-	if err != nil {
+	ip, ok := urltext.ParseIP(remote)
+	if !ok {
 		return false
 	}
 	ip = ip.Unmap()
 	lo, hi, isRange := strings.Cut(sip, "-")
-	l, err := netip.ParseAddr(strings.TrimSpace(lo))
-	if err != nil {
+	l, ok := urltext.ParseIP(strings.TrimSpace(lo))
+	if !ok {
 		return false
 	}
 	if !isRange {
-		return l.Unmap() == ip
+		return l.Unmap().Compare(ip) == 0
 	}
-	h, err := netip.ParseAddr(strings.TrimSpace(hi))
-	if err != nil {
+	h, ok := urltext.ParseIP(strings.TrimSpace(hi))
+	if !ok {
 		return false
 	}
 	return ip.Compare(l.Unmap()) >= 0 && ip.Compare(h.Unmap()) <= 0
@@ -233,7 +232,7 @@ func NewTableSAS(account string, key []byte, s TableSAS) string {
 // the fields given as name and value pairs, those that have a value, and
 // the signature.
 func sasToken(key []byte, toSign string, fields ...string) string {
-	q := url.Values{}
+	q := urltext.Values{}
 	for i := 0; i+1 < len(fields); i += 2 {
 		if fields[i+1] != "" {
 			q.Set(fields[i], fields[i+1])

@@ -1,9 +1,10 @@
 package auth
 
 import (
-	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 )
 
 // blobQueueStrings returns the strings a Shared Key (or, when lite, a
@@ -19,7 +20,7 @@ import (
 // Every variant still covers the verb, the path, every header the
 // service signs and every non-empty query parameter, so accepting one
 // grants nothing a forger could not get with the first.
-func blobQueueStrings(r Request, header func(string) string, q url.Values, lite bool) []string {
+func blobQueueStrings(r Request, header func(string) string, q urltext.Values, lite bool) []string {
 	names, values := msHeaders(r)
 	sorted := append([]string(nil), names...)
 	slices.SortStableFunc(sorted, func(a, b string) int {
@@ -120,7 +121,7 @@ func canonicalHeaders(order []string, values map[string]string) string {
 // parameter's name lower-cased, in order, with its values sorted and
 // joined by commas, "\nname:v1,v2". Parameters whose value is empty are
 // left out unless withEmpty is set.
-func canonicalQuery(resource string, q url.Values, withEmpty bool) string {
+func canonicalQuery(resource string, q urltext.Values, withEmpty bool) string {
 	merged := map[string][]string{}
 	for k, vs := range q {
 		lk := strings.ToLower(k)

@@ -4,11 +4,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tablelab/tablelab/engine/internal/timefmt"
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -169,7 +169,7 @@ func (v *Verifier) verifyBearer(r Request, token string) (Grant, error) {
 func BearerFailed(detail string) error { return failed(detail) }
 
 // verifyKey checks a SharedKey or SharedKeyLite signature.
-func (v *Verifier) verifyKey(r Request, header func(string) string, q url.Values, authz string) (Grant, error) {
+func (v *Verifier) verifyKey(r Request, header func(string) string, q urltext.Values, authz string) (Grant, error) {
 	scheme, cred, ok := strings.Cut(authz, " ")
 	if !ok {
 		return Grant{}, failed("The Authorization header is malformed.")
@@ -283,8 +283,8 @@ func SignSharedKeyLite(account string, key []byte, date, rawPath, comp string) s
 // ParseQuery reads a raw query string as the service does: pairs split on
 // '&' only (a ';' is data, as in $format=application/json;odata=…), '+'
 // read as a space. Unlike url.ParseQuery it keeps going past nothing.
-func ParseQuery(raw string) (url.Values, error) {
-	q := url.Values{}
+func ParseQuery(raw string) (urltext.Values, error) {
+	q := urltext.Values{}
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")
@@ -292,11 +292,11 @@ func ParseQuery(raw string) (url.Values, error) {
 			continue
 		}
 		k, v, _ := strings.Cut(pair, "=")
-		key, err := url.QueryUnescape(k)
+		key, err := urltext.QueryUnescape(k)
 		if err != nil {
 			return nil, err
 		}
-		val, err := url.QueryUnescape(v)
+		val, err := urltext.QueryUnescape(v)
 		if err != nil {
 			return nil, err
 		}

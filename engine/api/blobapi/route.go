@@ -1,20 +1,20 @@
 package blobapi
 
 import (
-	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/blob"
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
 // route is a parsed request target.
 type route struct {
 	account string
-	query   url.Values
+	query   urltext.Values
 	// base is the URL the account's resources hang off:
 	// http://127.0.0.1:10000/devstoreaccount1.
 	base      string
@@ -30,10 +30,10 @@ func parseRoute(r *api.Request) (*route, error) {
 	}
 	rt := &route{account: account, query: q, base: base}
 	cont, name, _ := strings.Cut(rest, "/")
-	if rt.container, err = url.PathUnescape(cont); err != nil {
+	if rt.container, err = urltext.PathUnescape(cont); err != nil {
 		return nil, svcerr.New(svcerr.InvalidURI)
 	}
-	if rt.blob, err = url.PathUnescape(name); err != nil {
+	if rt.blob, err = urltext.PathUnescape(name); err != nil {
 		return nil, svcerr.New(svcerr.InvalidURI)
 	}
 	if rt.container == "" && rt.blob != "" {

@@ -1,10 +1,10 @@
 package queueapi
 
 import (
-	"net/url"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/api"
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -21,7 +21,7 @@ const (
 // route is a parsed request target.
 type route struct {
 	account string
-	query   url.Values
+	query   urltext.Values
 	// base is the URL the account's resources hang off:
 	// http://127.0.0.1:10001/devstoreaccount1.
 	base    string
@@ -44,7 +44,7 @@ func parseRoute(r *api.Request) (*route, error) {
 	}
 	segs := strings.Split(rest, "/")
 	for i, s := range segs {
-		if segs[i], err = url.PathUnescape(s); err != nil || segs[i] == "" {
+		if segs[i], err = urltext.PathUnescape(s); err != nil || segs[i] == "" {
 			return nil, svcerr.New(svcerr.InvalidURI)
 		}
 	}
