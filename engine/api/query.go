@@ -1,9 +1,10 @@
 package api
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 )
 
 // query is a request's query string as the service reads it: pairs split
@@ -81,7 +82,7 @@ func unescape(s string) string {
 	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
 		return s
 	}
-	v, err := url.QueryUnescape(s)
+	v, err := urltext.QueryUnescape(s)
 	if err != nil {
 		return s // not reached: parse checked the escapes
 	}

@@ -1,11 +1,10 @@
 package api
 
 import (
-	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -47,7 +46,7 @@ func pathStyleHost(host string) bool {
 	} else if i := strings.LastIndexByte(h, ':'); i >= 0 {
 		h = h[:i]
 	}
-	if _, err := netip.ParseAddr(h); err == nil || h == "" || !strings.Contains(h, ".") {
+	if _, ok := urltext.ParseIP(h); ok || h == "" || !strings.Contains(h, ".") {
 		return true // an IP address, localhost or a bare host name
 	}
 	return false
@@ -84,7 +83,7 @@ func (rt *route) parseResource(raw string) error {
 		return svcerr.New(svcerr.InvalidURI)
 	}
 	raw = strings.TrimSuffix(raw, "/")
-	seg, err := url.PathUnescape(raw)
+	seg, err := urltext.PathUnescape(raw)
 	if err != nil {
 		return svcerr.With(svcerr.InvalidURI, "The request URI is not valid: "+err.Error())
 	}
