@@ -187,20 +187,21 @@ func boundsOf(id uint32, p odata.Plan) bounds {
 	return b
 }
 
-// past reports whether the walk has gone beyond the bounds.
+// past reports whether the walk has gone beyond the bounds. It is small
+// enough to be inlined into the walk, so that a scan of a whole table
+// makes no call for it per item.
 func (b *bounds) past(it keyspace.Item) bool {
-	if it.Table != b.start.Table {
-		return true
-	}
+	return it.Table != b.start.Table || (b.partition || b.hasPKHi) && b.pastKeys(it)
+}
+
+// pastKeys is past for a walk that keys bound.
+func (b *bounds) pastKeys(it keyspace.Item) bool {
 	if b.partition {
 		if it.PK() != b.startPK {
 			return true
 		}
 		rk := it.RK()
 		return b.hasRKHi && (rk > b.rkHi || rk == b.rkHi && !b.rkHiIncl)
-	}
-	if !b.hasPKHi {
-		return false
 	}
 	pk := it.PK()
 	if pk == b.inside {
@@ -226,7 +227,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	}
 	pg := s.pager(p)
 	if !p.bounds.empty {
-		s.walk(p, pg.visit)
+		s.walk(p, pg)
 	}
 	if pg.err != nil {
 		return Page{}, pg.err
@@ -304,17 +305,18 @@ func (s *Store) plan(tableName string, q Query) (*queryPlan, error) {
 	return p, nil
 }
 
-// walk shows visit the items of the plan's bounds in key order, until
+// walk shows pg the items of the plan's bounds in key order, until its
 // visit returns false. The files settled items lie in stay readable
-// while visit runs.
-func (s *Store) walk(p *queryPlan, visit func(keyspace.Item) bool) {
+// while visit runs. The pager is called directly, not through a func
+// value: each call is dear in WebAssembly, and a scan makes one per item.
+func (s *Store) walk(p *queryPlan, pg *pager) {
 	if p.point {
 		// One lookup needs no snapshot: the read lock keeps the entity
 		// where it is while it is read.
 		s.mu.RLock()
 		defer s.mu.RUnlock()
 		if it, ok := s.tree.Get(p.bounds.start); ok {
-			visit(it)
+			pg.visit(it)
 		}
 		return
 	}
@@ -329,7 +331,7 @@ func (s *Store) walk(p *queryPlan, visit func(keyspace.Item) bool) {
 		if b.past(it) || end != "" && it.PK() > end {
 			return false
 		}
-		return visit(it)
+		return pg.visit(it)
 	})
 }
 
@@ -366,7 +368,7 @@ func (pg *pager) visit(it keyspace.Item) bool {
 		return false
 	}
 	page.Plan.Examined++
-	if !pg.p.rng.Contains(it.PK(), it.RK()) {
+	if rng := pg.p.rng; rng != nil && !rng.Contains(it.PK(), it.RK()) {
 		return true
 	}
 	rec := &pg.rec
@@ -379,10 +381,13 @@ func (pg *pager) visit(it keyspace.Item) bool {
 			return true
 		}
 	}
-	enc, err := pg.values.Get(it)
-	if err != nil {
-		pg.err = internal(err)
-		return false
+	enc := it.Enc
+	if it.Settled() {
+		var err error
+		if enc, err = pg.values.Get(it); err != nil {
+			pg.err = internal(err)
+			return false
+		}
 	}
 	rec.Reset(enc, it.HeadLen())
 	matched := f == nil || f.Match(rec)

@@ -46,10 +46,16 @@ const maxDepth = 100
 type Filter struct {
 	root        node
 	comparisons int
+	// eval is root arranged for evaluation (see evalForm).
+	eval node
+}
+
+func newFilter(root node, comparisons int) *Filter {
+	return &Filter{root: root, comparisons: comparisons, eval: evalForm(root)}
 }
 
 // Match reports whether r satisfies the filter.
-func (f *Filter) Match(r Record) bool { return f.root.match(r) }
+func (f *Filter) Match(r Record) bool { return f.eval.match(r) }
 
 // Comparisons returns the number of comparisons in the filter.
 func (f *Filter) Comparisons() int { return f.comparisons }
@@ -161,6 +167,11 @@ func compare(v edm.Value, op Op, lit edm.Value) bool {
 	default:
 		return op == Ne || op == Lt || op == Le
 	}
+	return op.holds(c)
+}
+
+// holds reports whether a three-way comparison's result c satisfies op.
+func (op Op) holds(c int) bool {
 	switch op {
 	case Eq:
 		return c == 0
@@ -225,4 +236,114 @@ func (n *propNode) write(b *strings.Builder) { b.WriteString(n.name) }
 
 func (n *cmpNode) write(b *strings.Builder) {
 	b.WriteString(n.name + " " + n.op.String() + " " + n.lit.Literal())
+}
+
+// evalForm returns n arranged for evaluation, meaning the same: a chain of
+// ands becomes one list, and neighbouring comparisons of one property in
+// it (a range: N ge 10 and N lt 20) become one test that reads the
+// property once. A scan evaluates the filter on every entity it
+// examines, each node is a call through an interface (dear in
+// WebAssembly), and each property read walks an entity's encoding.
+func evalForm(n node) node {
+	switch n := n.(type) {
+	case *orNode:
+		return &orNode{evalForm(n.l), evalForm(n.r)}
+	case *notNode:
+		return &notNode{evalForm(n.x)}
+	case *cmpNode:
+		return &testsNode{name: n.name, tests: []cmpTest{{n.op, n.lit}}}
+	case *andNode:
+	default:
+		return n
+	}
+	var terms []node
+	var flatten func(n node)
+	flatten = func(n node) {
+		if a, ok := n.(*andNode); ok {
+			flatten(a.l)
+			flatten(a.r)
+			return
+		}
+		terms = append(terms, evalForm(n))
+	}
+	flatten(n)
+	var out []node
+	for _, t := range terms {
+		c, ok := t.(*testsNode)
+		if ok && len(out) > 0 {
+			if p, ok := out[len(out)-1].(*testsNode); ok && p.name == c.name {
+				p.tests = append(p.tests, c.tests...)
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return &allNode{out}
+}
+
+// allNode is a chain of ands, as evalForm lists it.
+type allNode struct{ terms []node }
+
+func (n *allNode) match(r Record) bool {
+	for _, t := range n.terms {
+		if !t.match(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func (n *allNode) write(b *strings.Builder) {
+	var x node = n.terms[0]
+	for _, t := range n.terms[1:] {
+		x = &andNode{x, t}
+	}
+	x.write(b)
+}
+
+// testsNode is comparisons of one property that must all hold.
+type testsNode struct {
+	name  string
+	tests []cmpTest
+}
+
+type cmpTest struct {
+	op  Op
+	lit edm.Value
+}
+
+func (n *testsNode) match(r Record) bool {
+	v, ok := r.Property(n.name)
+	if !ok {
+		return false
+	}
+	for i := range n.tests {
+		t := &n.tests[i]
+		// Integers of one kind, the commonest range, are compared in
+		// line: in WebAssembly a call costs more than the comparison.
+		if k := v.Kind(); k == t.lit.Kind() && (k == edm.Int32 || k == edm.Int64) {
+			if !t.op.holds(cmpInt(v.Int(), t.lit.Int())) {
+				return false
+			}
+		} else if !compare(v, t.op, t.lit) {
+			return false
+		}
+	}
+	return true
+}
+
+func (n *testsNode) write(b *strings.Builder) {
+	var x node
+	for _, t := range n.tests {
+		var c node = &cmpNode{name: n.name, op: t.op, lit: t.lit}
+		if x == nil {
+			x = c
+		} else {
+			x = &andNode{x, c}
+		}
+	}
+	x.write(b)
 }

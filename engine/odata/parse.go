@@ -27,7 +27,7 @@ func Parse(filter string) (*Filter, error) {
 	if p.comparisons > MaxComparisons {
 		return nil, syntaxError(filter, 0, "the filter has "+strconv.Itoa(p.comparisons)+" comparisons, more than the "+strconv.Itoa(MaxComparisons)+" allowed")
 	}
-	return &Filter{root: root, comparisons: p.comparisons}, nil
+	return newFilter(root, p.comparisons), nil
 }
 
 type parser struct {

@@ -195,5 +195,5 @@ func (f *Filter) Residual(p Plan) *Filter {
 	for _, n := range keep[1:] {
 		root = &andNode{root, n}
 	}
-	return &Filter{root: root, comparisons: f.comparisons}
+	return newFilter(root, f.comparisons)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"strings"
 	"unsafe"
 
 	"github.com/tablelab/tablelab/engine/edm"
@@ -317,17 +316,23 @@ type Record struct {
 	// then does not count, and the whole entity must be read.
 	Deferred bool
 
-	// The last property found, for a filter that reads one property
-	// twice (a range: N ge 10 and N lt 20). Reset clears it.
-	lastName string
-	last     edm.Value
+	// Where the last property found begins in Enc (its name, then its
+	// kind and value), for a filter that reads one property twice (a
+	// range: N ge 10 and N lt 20); lastLen is its name's length, zero
+	// for none. Offsets rather than the name and value: a scan resets
+	// the Record for every entity it examines, and while the collector
+	// marks, each pointer written to it costs a write barrier, which
+	// WebAssembly's single thread pays inline.
+	lastAt, lastLen int
 }
 
 // Reset points the Record at another entity. A Record whose Enc is
 // changed otherwise may answer a repeated question about the previous
 // entity.
 func (er *Record) Reset(enc string, props int) {
-	*er = Record{Enc: enc, Props: props}
+	// Field by field: assigning a whole Record would clear it first,
+	// with a write barrier over all of it while the collector marks.
+	er.Enc, er.Props, er.Deferred, er.lastLen = enc, props, false, 0
 }
 
 // Property implements odata.Record. It runs once per examined entity, so
@@ -346,59 +351,108 @@ func (er *Record) Property(name string) (edm.Value, bool) {
 		}
 		return edm.DateTimeTicks(ticks), !r.err
 	}
-	if name == er.lastName && name != "" {
-		return er.last, true
+	if l := er.lastLen; l == len(name) && l > 0 && er.Enc[er.lastAt:er.lastAt+l] == name {
+		r := reader{s: er.Enc, off: er.lastAt + l}
+		kind, plain := splitKind(r.byte1())
+		return r.value(kind, plain), true
 	}
-	r := reader{s: er.Enc, off: er.Props}
-	if r.off == 0 {
-		r.off = 8
+	// The walk keeps its place in locals, not in a reader, and calls
+	// nothing on the common path: in WebAssembly a call, and a variable
+	// whose address a call takes, cost more than the reading itself.
+	s, off := er.Enc, er.Props
+	if off == 0 {
+		r := reader{s: s, off: 8}
 		r.skip(edm.String) // PartitionKey
 		r.skip(edm.String) // RowKey
-	}
-	n := int(r.uvarint())
-	for i := 0; i < n && !r.err; i++ {
-		var l int
-		if r.off < len(r.s) && r.s[r.off] < 0x80 {
-			l = int(r.s[r.off])
-			r.off++
-		} else {
-			l = int(r.uvarint())
-		}
-		if r.off+l+1 > len(r.s) || l < 0 {
+		if r.err {
 			return edm.Value{}, false
 		}
-		pname := r.s[r.off : r.off+l]
-		kind, plain := splitKind(r.s[r.off+l])
-		r.off += l + 1
-		// Names nearly always differ in their first byte, which orders
-		// them without a call to compare the strings.
+		off = r.off
+	}
+	var n int
+	if off < len(s) && s[off] < 0x80 {
+		n = int(s[off])
+		off++
+	} else {
+		r := reader{s: s, off: off}
+		n = int(r.uvarint())
+		if r.err || n < 0 {
+			return edm.Value{}, false
+		}
+		off = r.off
+	}
+	for ; n > 0; n-- {
+		if off >= len(s) {
+			return edm.Value{}, false
+		}
+		l := int(s[off])
+		if l < 0x80 {
+			off++
+		} else {
+			r := reader{s: s, off: off}
+			l = int(r.uvarint())
+			if r.err {
+				return edm.Value{}, false
+			}
+			off = r.off
+		}
+		if l < 0 || l >= len(s)-off {
+			return edm.Value{}, false
+		}
+		at := off
+		pname := s[at : at+l]
+		kind, plain := splitKind(s[at+l])
+		off += l + 1
+		// Names compare byte by byte here; they are short, and most
+		// differ in their first byte.
+		m := min(l, len(name))
+		j := 0
+		for j < m && pname[j] == name[j] {
+			j++
+		}
 		c := 0
 		switch {
-		case l == 0 || name == "":
-			c = strings.Compare(pname, name)
-		case pname[0] < name[0]:
+		case j < m && pname[j] < name[j], j == m && l < len(name):
 			c = -1
-		case pname[0] > name[0]:
+		case j < m, l > len(name):
 			c = 1
-		default:
-			c = strings.Compare(pname, name)
 		}
 		if c == 0 {
 			if kind == deferredKind {
 				er.Deferred = true
 				return edm.Value{}, false
 			}
+			r := reader{s: s, off: off}
 			v := r.value(kind, plain)
 			if r.err {
 				return edm.Value{}, false
 			}
-			er.lastName, er.last = name, v
+			er.lastAt, er.lastLen = at, l
 			return v, true
 		}
 		if c > 0 {
 			return edm.Value{}, false // sorted: it is not here
 		}
-		r.skip(kind)
+		// Past the end, the next round's bounds check fails.
+		switch kind {
+		case edm.Int32:
+			off += 4
+		case edm.Int64, edm.Double, edm.DateTime:
+			off += 8
+		case edm.Boolean:
+			off++
+		default:
+			if kind == edm.String && off < len(s) && s[off] < 0x80 {
+				off += 1 + int(s[off])
+				continue
+			}
+			r := reader{s: s, off: off}
+			r.skip(kind)
+			if r.err {
+				return edm.Value{}, false
+			}
+			off = r.off
+		}
 	}
 	return edm.Value{}, false
 }

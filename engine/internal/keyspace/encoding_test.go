@@ -190,3 +190,60 @@ func TestRecordRepeatedLookup(t *testing.T) {
 		t.Fatalf("after Reset, N = %v, %v; want 9", v, ok)
 	}
 }
+
+// TestRecordOnEveryKindAndDamage checks a filter's reads over properties
+// of every kind, with names that sort before, between and after them
+// and share their first bytes, on the whole encoding (each found as
+// stored, the others absent) and on every truncation of it and every
+// changed byte (no panic; a value found in a damaged encoding is at worst
+// another value, never a read out of bounds).
+func TestRecordOnEveryKindAndDamage(t *testing.T) {
+	props := []prop{
+		{"B", edm.BoolValue(true)},
+		{"Bin", edm.BinaryValue([]byte{0, 1, 2})},
+		{"D", edm.DoubleValue(2.5)},
+		{"G", edm.GuidString("c9da6455-213d-42c9-9a79-3e9149a57833")},
+		{"I", edm.Int32Value(-4)},
+		{"L", edm.Int64Value(1 << 40)},
+		{"Long", edm.StringValue(strings.Repeat("x", 200))},
+		{"S", edm.StringValue("text")},
+		{"T", edm.DateTimeTicks(edm.MinDateTimeTicks + 5)},
+	}
+	enc := encode(42, "pk", "rk", props...)
+	absent := []string{"", "A", "Bi", "Bio", "C", "Loo", "Longer", "Z", "Sa"}
+	it := ItemOf(1, enc, "pk", "rk")
+	for _, start := range []int{0, it.HeadLen()} {
+		var rec Record
+		rec.Reset(enc, start)
+		for _, p := range props {
+			for range 2 { // the second read comes from the Record's memory
+				if v, ok := rec.Property(p.name); !ok || !edm.Equal(v, p.v) {
+					t.Fatalf("%s = %v, %v; want %v", p.name, v, ok, p.v)
+				}
+			}
+		}
+		for _, name := range absent {
+			if v, ok := rec.Property(name); ok {
+				t.Fatalf("%q found as %v", name, v)
+			}
+		}
+	}
+	names := append(absent[:len(absent):len(absent)], "B", "Bin", "D", "G", "I", "L", "Long", "S", "T")
+	read := func(damaged string) {
+		var rec Record
+		rec.Reset(damaged, 0)
+		for _, name := range names {
+			rec.Property(name)
+		}
+	}
+	for n := range len(enc) {
+		read(enc[:n])
+	}
+	for i := range len(enc) {
+		for _, b := range []byte{0, 0x7f, 0x80, 0xff} {
+			d := []byte(enc)
+			d[i] = b
+			read(string(d))
+		}
+	}
+}
