@@ -72,6 +72,8 @@ type DB struct {
 
 	compactMu sync.Mutex // one snapshot at a time
 	stop      chan struct{}
+	tickMu    sync.Mutex
+	tickers   []*time.Ticker // Every's, which Close wakes
 	done      sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
@@ -122,22 +124,36 @@ func Open(m Medium, opts Options) (*DB, error) {
 
 // Every runs fn every period, on a goroutine of its own, until Close: the
 // compactor, and what a medium adds to the policy (the files' settler),
-// which must stop before the medium closes.
+// which must stop before the medium closes. The loop receives from its
+// ticker alone, and Close wakes it: a select on the ticker and the stop
+// channel would link the runtime's select, which nothing else in the
+// browser build uses (docs/benchmarks.md).
 func (db *DB) Every(period time.Duration, fn func()) {
+	t := time.NewTicker(period)
+	db.tickMu.Lock()
+	db.tickers = append(db.tickers, t)
+	db.tickMu.Unlock()
 	db.done.Add(1)
 	go func() {
 		defer db.done.Done()
-		t := time.NewTicker(period)
 		defer t.Stop()
-		for {
-			select {
-			case <-db.stop:
+		for range t.C {
+			if db.closed() {
 				return
-			case <-t.C:
-				fn()
 			}
+			fn()
 		}
 	}()
+}
+
+// closed reports whether Close has begun.
+func (db *DB) closed() bool {
+	select {
+	case <-db.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // Recovery returns the store's recovery handle, for what a medium adds to
@@ -160,10 +176,8 @@ func (db *DB) compact() {
 func (db *DB) Snapshot() error {
 	db.compactMu.Lock()
 	defer db.compactMu.Unlock()
-	select {
-	case <-db.stop:
+	if db.closed() {
 		return errors.New("durable: snapshot of a closed store")
-	default:
 	}
 	var snap Snapshot
 	var err error
@@ -199,6 +213,11 @@ func (db *DB) Snapshot() error {
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		close(db.stop)
+		db.tickMu.Lock()
+		for _, t := range db.tickers {
+			t.Reset(time.Nanosecond) // the loop sees stop at its next tick
+		}
+		db.tickMu.Unlock()
 		db.done.Wait()
 		// A snapshot under way finishes first; none starts after.
 		db.compactMu.Lock()

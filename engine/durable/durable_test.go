@@ -352,3 +352,23 @@ func TestWritesDuringCompaction(t *testing.T) {
 	restored := open(t, m.Crash(), durable.Options{})
 	sameContents(t, contents(t, restored.Store, "Race"), want)
 }
+
+// TestCloseWakesEvery checks that Close does not wait out the period of
+// the loops Every runs: a compactor checking once an hour stops at once.
+func TestCloseWakesEvery(t *testing.T) {
+	db := open(t, durabletest.NewMedium(), durable.Options{CheckEvery: time.Hour})
+	ran := make(chan struct{}, 1)
+	db.Every(time.Hour, func() { ran <- struct{}{} })
+	start := time.Now()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("Close took %s with hourly loops", d)
+	}
+	select {
+	case <-ran:
+		t.Fatal("Close ran the loop's function")
+	default:
+	}
+}
