@@ -656,7 +656,7 @@ print("done");`;
     assert.equal(await page.locator("#pg-heat li.heat-over .heat-over-label").textContent(), " over");
     await page.locator("#pg-heat-panel").screenshot({ path: join(outDir, "heat-over.png") });
 
-    const spread = await runInPlayground(page, burst("SpreadLog", `"2026-05-01T12-" + (n % 5)`));
+    const spread = await runInPlayground(page, burst("SpreadLog", `"2026-05-01T12-" + (b % 5)`));
     assert.equal(spread.state, "done", spread.error);
     heat = await heatRows();
     assert.equal(heat.over, "0");
@@ -669,6 +669,57 @@ print("done");`;
     await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  test("screenshots of the pattern guide: log tail, index entities and high-volume delete after their examples ran, and the pattern map in light, dark and on a phone (out/)", async (t) => {
+    const missing = [];
+    for (const path of ["patterns/log-tail.html", "patterns/index-entities.html", "patterns/high-volume-delete.html"]) {
+      if (!pages.includes(path)) {
+        missing.push(path);
+        continue;
+      }
+      const { page, problems } = await open(path);
+      for (const ex of examples.filter((e) => e.page === path)) {
+        const got = await runFigure(page, ex.id);
+        assert.equal(got.matches, "true", `${path}#${ex.id}: ${got.output} ${got.error}`);
+      }
+      await page.screenshot({ path: join(outDir, path.replace(/^patterns\//, "pattern-").replace(/\.html$/, ".png")), fullPage: true });
+      assert.deepEqual(problems, [], path);
+      await page.close();
+    }
+    const map = "patterns/map.html";
+    if (pages.includes(map)) {
+      const patterns = pages.filter((p) => p.startsWith("patterns/") && p !== map);
+      for (const [file, opts] of [
+        ["pattern-map.png", {}],
+        ["pattern-map-dark.png", { colorScheme: "dark" }],
+        ["pattern-map-phone.png", { viewport: { width: 390, height: 844 } }],
+      ]) {
+        const { page, problems } = await open(map, opts);
+        // A node a pattern page, each a link that lands on its page.
+        const nodes = await page.locator("svg.pattern-map-svg a.pm-node").evaluateAll((as) => as.map((a) => new URL(a.getAttribute("href"), location.href).href));
+        assert.deepEqual(nodes.map((u) => u.slice(base.length)).sort(), [...patterns].sort(), `${file}: the map's nodes`);
+        const box = await page.locator("svg.pattern-map-svg").boundingBox();
+        const width = await page.evaluate(() => document.documentElement.clientWidth);
+        assert.ok(box && box.x >= 0 && box.x + box.width <= width + 1, `${file}: the map fits the page's width (${JSON.stringify(box)} in ${width})`);
+        await page.screenshot({ path: join(outDir, file), fullPage: true });
+        assert.deepEqual(problems, [], file);
+        await page.close();
+      }
+      if (patterns.length > 0) {
+        const { page } = await open(map);
+        const first = page.locator("svg.pattern-map-svg a.pm-node").first();
+        const target = new URL(await first.getAttribute("href"), page.url()).pathname;
+        await first.click();
+        await page.waitForURL((u) => u.pathname === target);
+        await page.close();
+      }
+    } else missing.push(map);
+    if (missing.length) {
+      const why = `not written yet, so not shown: ${missing.join(", ")}`;
+      if (process.env.CI === "true") assert.fail(why);
+      t.skip(why);
+    }
   });
 
   test("screenshots: landing page, playground, phone width, dark mode (out/)", async () => {
