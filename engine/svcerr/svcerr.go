@@ -182,6 +182,13 @@ func (c Code) Status() int {
 }
 
 // Message returns the service's standard message for the code.
+//
+// Message, New and With are not inlined: hundreds of error paths call
+// them, and a copy of the map lookup and the allocation at each one was
+// the largest avoidable weight of the browser build (docs/benchmarks.md),
+// for calls made only when a request fails.
+//
+//go:noinline
 func (c Code) Message() string { return codes[c].message }
 
 // Error is a service error: a code, its message, and, inside an entity group
@@ -195,11 +202,15 @@ type Error struct {
 }
 
 // New returns an error with the code's standard message.
+//
+//go:noinline
 func New(code Code) *Error { return &Error{Code: code, Message: code.Message(), Index: -1} }
 
 // With returns an error with a message of its own. Messages are built by
 // concatenation and strconv rather than with fmt, which the browser build
 // cannot afford.
+//
+//go:noinline
 func With(code Code, message string) *Error {
 	return &Error{Code: code, Message: message, Index: -1}
 }
