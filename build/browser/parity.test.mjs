@@ -4,7 +4,7 @@
 // runner module the browser uses (site/play/runner.js). Each must print exactly its declared output and
 // make the queries its declared plans name, and print what the browser
 // printed (the record site.test.mjs leaves in out/).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as tables from "@azure/data-tables";
@@ -21,13 +21,9 @@ const examples = siteExamples(distDir);
 const browserSaw = readBrowserRecord();
 const nodeSaw = new Map();
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.stop();
-});
+// Each example gets a server of its own, empty, as each Run in the
+// browser gets a store of its own: two pages may well both make a table
+// named Orders.
 
 test("the site renders every run block of content/, each with its source and declared output", () => {
   const declared = markdownRunBlocks(join(repoRoot, "content"));
@@ -41,13 +37,19 @@ test("the site renders every run block of content/, each with its source and dec
 
 for (const ex of examples) {
   test(`Node, real SDK over HTTP: ${ex.page}#${ex.id}`, async () => {
-    const result = await run(ex.source, {
-      sdk,
-      connectionString: connectionString(server),
-      // The SDK's own HTTP client refuses http:// without it; the
-      // examples' code stays the browser's, unchanged.
-      clientOptions: { allowInsecureConnection: true },
-    });
+    const server = await startServer();
+    let result;
+    try {
+      result = await run(ex.source, {
+        sdk,
+        connectionString: connectionString(server),
+        // The SDK's own HTTP client refuses http:// without it; the
+        // examples' code stays the browser's, unchanged.
+        clientOptions: { allowInsecureConnection: true },
+      });
+    } finally {
+      await server.stop();
+    }
     nodeSaw.set(`${ex.page}#${ex.id}`, result.output);
     assert.equal(result.error, undefined, `threw ${JSON.stringify(result.error)} after printing:\n${result.output}`);
     assert.equal(settled(result.output), settled(ex.expected), "output against the declared output");

@@ -68,12 +68,18 @@ async function waitListening(port, child, log, limitMs) {
  * Builds the server once into a temporary directory, unless TABLELAB_BIN
  * names one already built (the test runner builds it for every tier).
  */
-function serverBinary(tmp) {
+let built;
+function serverBinary() {
   const given = process.env.TABLELAB_BIN;
   if (given && existsSync(given)) return given;
-  const bin = join(tmp, "tablelab");
-  execFileSync("go", ["build", "-o", bin, "."], { cwd: repoRoot, stdio: ["ignore", "inherit", "inherit"] });
-  return bin;
+  if (!built) {
+    // Once per process: parity starts a server per example.
+    const dir = mkdtempSync(join(tmpdir(), "tablelab-bin-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    built = join(dir, "tablelab");
+    execFileSync("go", ["build", "-o", built, "."], { cwd: repoRoot, stdio: ["ignore", "inherit", "inherit"] });
+  }
+  return built;
 }
 
 /** Whether this build of the server knows the flag -name. */
@@ -93,7 +99,7 @@ function knowsFlag(bin, name) {
  */
 export async function startServer({ site = false, args: extra = [] } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
-  const bin = serverBinary(tmp);
+  const bin = serverBinary();
   const tablePort = await freePort(10002);
   // Not -quiet: the request log's tail says what the server saw when a
   // test fails.
