@@ -37,6 +37,10 @@ type Options struct {
 	// name may hold '/', '?' and '#' and run to 1,024 characters, which a
 	// PartitionKey or RowKey may not. Every other limit still holds.
 	OpenKeys bool
+	// CaseSensitiveTableNames makes table names differ by case, as Azure
+	// Cosmos DB for Table's do: "Orders" and "orders" are two tables. The
+	// service's (and the default) ignore case.
+	CaseSensitiveTableNames bool
 }
 
 // MaxOpenKeyBytes is the longest key of a store with OpenKeys.
@@ -55,6 +59,7 @@ type Store struct {
 	values      Values
 	maxExamined int
 	openKeys    bool
+	exactNames  bool // table names are case-sensitive
 
 	mu        sync.RWMutex
 	tree      *btree.BTreeG[keyspace.Item]
@@ -77,6 +82,7 @@ func New(opts Options) *Store {
 		values:      opts.Values,
 		maxExamined: opts.MaxExamined,
 		openKeys:    opts.OpenKeys,
+		exactNames:  opts.CaseSensitiveTableNames,
 		tree:        btree.NewBTreeGOptions(keyspace.Less, btree.Options{NoLocks: true}),
 		byName:      make(map[string]*table),
 		byLower:     make(map[string]*table),
@@ -91,9 +97,10 @@ func New(opts Options) *Store {
 	return s
 }
 
-// lookup finds a table by name, ignoring case. Callers hold mu.
+// lookup finds a table by name, ignoring case unless the store's names
+// are case-sensitive. Callers hold mu.
 func (s *Store) lookup(name string) *table {
-	if t, ok := s.byName[name]; ok {
+	if t, ok := s.byName[name]; ok || s.exactNames {
 		return t
 	}
 	return s.byLower[strings.ToLower(name)]

@@ -39,8 +39,9 @@ func ValidateTableName(name string) error {
 	return nil
 }
 
-// CreateTable creates a table. Names are unique ignoring case, and keep
-// the case they were created with.
+// CreateTable creates a table. Names are unique ignoring case (unless the
+// store's Options make them case-sensitive), and keep the case they were
+// created with.
 func (s *Store) CreateTable(name string) error {
 	if err := ValidateTableName(name); err != nil {
 		return err
