@@ -55,6 +55,9 @@ type Options struct {
 	// OpenKeys makes a store whose keys may hold any text (see
 	// engine.Options.OpenKeys): the Queue and Blob services' stores.
 	OpenKeys bool
+	// CaseSensitiveTableNames makes table names differ by case (see
+	// engine.Options.CaseSensitiveTableNames).
+	CaseSensitiveTableNames bool
 }
 
 // DB is a store kept durable on a medium.
@@ -100,7 +103,7 @@ func Open(m Medium, opts Options) (*DB, error) {
 		db.min = 8 << 20
 	}
 	// The medium is the store's journal: its Append is the journal's.
-	db.Store, db.rec = engine.NewDurable(engine.Options{Now: opts.Now, Journal: m, Values: opts.Values, OpenKeys: opts.OpenKeys})
+	db.Store, db.rec = engine.NewDurable(engine.Options{Now: opts.Now, Journal: m, Values: opts.Values, OpenKeys: opts.OpenKeys, CaseSensitiveTableNames: opts.CaseSensitiveTableNames})
 	start := time.Now()
 	if err := m.Replay(db.rec.Load, db.rec.Replay); err != nil {
 		m.Close()

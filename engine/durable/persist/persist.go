@@ -51,6 +51,9 @@ type Options struct {
 	// OpenKeys makes a store whose keys may hold any text (see
 	// engine.Options.OpenKeys): the Queue and Blob services' stores.
 	OpenKeys bool
+	// CaseSensitiveTableNames makes table names differ by case (see
+	// engine.Options.CaseSensitiveTableNames).
+	CaseSensitiveTableNames bool
 }
 
 // DefaultHoldBytes is the size of data a store holds in memory before it
@@ -84,12 +87,13 @@ func Open(dir string, opts Options) (*DB, error) {
 		db.hold = DefaultHoldBytes
 	}
 	dopts := durable.Options{
-		Logf:            logf,
-		Now:             opts.Now,
-		MinCompactBytes: opts.MinCompactBytes,
-		CheckEvery:      opts.CheckEvery,
-		HoldBytes:       db.hold,
-		OpenKeys:        opts.OpenKeys,
+		Logf:                    logf,
+		Now:                     opts.Now,
+		MinCompactBytes:         opts.MinCompactBytes,
+		CheckEvery:              opts.CheckEvery,
+		HoldBytes:               db.hold,
+		OpenKeys:                opts.OpenKeys,
+		CaseSensitiveTableNames: opts.CaseSensitiveTableNames,
 	}
 	if !opts.KeepInMemory {
 		db.files = newFiles(l)
