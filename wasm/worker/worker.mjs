@@ -78,8 +78,11 @@ export default {
     if (env.TABLELAB_STORAGE === "memory" || !env.OBJECTS) {
       return serve(front, () => ({ env, ctx, binding: {}, role: "front" }), request);
     }
+    // One object per service and account: accounts never share a store,
+    // and more accounts spread the load over more objects.
     const service = serviceOf(request, env);
-    const stub = env.OBJECTS.get(env.OBJECTS.idFromName(service));
+    const account = new URL(request.url).pathname.split("/")[1] ?? "";
+    const stub = env.OBJECTS.get(env.OBJECTS.idFromName(service + "/" + account));
     const forwarded = new Request(request);
     forwarded.headers.set("x-tablelab-service", service);
     return stub.fetch(forwarded);
