@@ -23,6 +23,9 @@ type batchOp struct {
 // answered, as the service does, with 202 and one part carrying the error
 // and the operation's index, and nothing is applied.
 func (c *call) batch() error {
+	if err := c.checkCosmosBatch(); err != nil {
+		return err
+	}
 	b, err := batchwire.Parse(c.req.Header.Get("Content-Type"), c.req.Body)
 	if err != nil {
 		return err
@@ -34,7 +37,7 @@ func (c *call) batch() error {
 	var table string
 	for i, sub := range b.Requests {
 		op, err := c.parseBatchOp(sub)
-		if err == nil && i > 0 && !strings.EqualFold(op.table, table) {
+		if err == nil && i > 0 && !c.s.sameTable(op.table, table) {
 			err = svcerr.With(svcerr.InvalidInput, "All operations of a batch must be on the same table.")
 		}
 		if err != nil {

@@ -30,6 +30,9 @@ func (c *call) insertOp(table string, body []byte) (engine.Op, error) {
 	if err := c.grant.Check(auth.Add, table, e.PartitionKey, e.RowKey); err != nil {
 		return engine.Op{}, err
 	}
+	if err := c.checkCosmosRowKey(e.RowKey); err != nil {
+		return engine.Op{}, err
+	}
 	return engine.Op{Kind: engine.Insert, Entity: e}, nil
 }
 
@@ -70,6 +73,9 @@ func (c *call) keyedOp(rt *route, method, ifMatch string, hasIfMatch bool, body 
 	}
 	e := &engine.Entity{PartitionKey: rt.pk, RowKey: rt.rk}
 	if kind != engine.Delete {
+		if err := c.checkCosmosRowKey(rt.rk); err != nil {
+			return engine.Op{}, err
+		}
 		decoded, _, err := decodeBody(body)
 		if err != nil {
 			return engine.Op{}, err
@@ -174,7 +180,11 @@ func (c *call) queryEntities() error {
 		c.resp.Header.Set("x-ms-continuation-NextPartitionKey", encodeToken(page.Next.PartitionKey))
 		c.resp.Header.Set("x-ms-continuation-NextRowKey", encodeToken(page.Next.RowKey))
 	}
-	c.setPlan(page.Plan)
+	plan := page.Plan.Class.String()
+	if c.s.cosmos {
+		plan = c.cosmosPage(q.Filter, &page)
+	}
+	c.setNamedPlan(plan, page.Plan)
 	c.writeJSON(200, jsonwire.AppendEntities(c.req.Scratch[:0], page.Entities, o))
 	return nil
 }

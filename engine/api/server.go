@@ -37,7 +37,8 @@ const MaxBodyBytes = 4 << 20
 // Options configure a Server.
 type Options struct {
 	// Verifier authenticates requests. Nil means the development account
-	// with its well-known key, and no anonymous access.
+	// with its well-known key, and no anonymous access. When its Policies
+	// is nil, NewServer sets it to this server's stored access policies.
 	Verifier *auth.Verifier
 	// NewID returns request ids; nil uses random UUIDs.
 	NewID func() string
@@ -45,6 +46,13 @@ type Options struct {
 	// properties and CORS rules. Nil keeps them in memory. The host gives
 	// a store as durable as the tables'.
 	Settings *engine.Store
+	// Cosmos answers as Azure Cosmos DB for Table differs from Table
+	// storage where a design notices (see cosmos.go): query results not
+	// in key order, filters on any property answered by an index, a
+	// RowKey of at most 255 bytes, a batch of at most 2 MiB, and table
+	// names that differ by case. For the last, the store must be made
+	// with engine.Options.CaseSensitiveTableNames too.
+	Cosmos bool
 }
 
 // Server answers Table service requests from one store.
@@ -55,6 +63,7 @@ type Server struct {
 	newID    func() string
 	date     dateHeader
 	settings *settings
+	cosmos   bool
 }
 
 // NewServer returns a protocol server over store. It reads the store's
@@ -62,7 +71,7 @@ type Server struct {
 // whoever sets the store's clock sets the server's. A nil store makes a
 // server that answers every request with an error, on the system clock.
 func NewServer(store *engine.Store, opts Options) *Server {
-	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: newSettings(opts.Settings)}
+	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: newSettings(opts.Settings), cosmos: opts.Cosmos}
 	if store != nil {
 		s.now = store.Now
 	}
@@ -71,6 +80,10 @@ func NewServer(store *engine.Store, opts Options) *Server {
 	}
 	if s.verifier == nil {
 		s.verifier = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}}
+	}
+	if s.verifier.Policies == nil {
+		// SAS tokens naming a stored access policy read this server's.
+		s.verifier.Policies = s.settings.policy
 	}
 	return s
 }
@@ -323,9 +336,12 @@ func (c *call) created(loc string, body func() []byte) {
 	c.writeJSON(201, body())
 }
 
-func (c *call) setPlan(p engine.Plan) {
+func (c *call) setPlan(p engine.Plan) { c.setNamedPlan(p.Class.String(), p) }
+
+// setNamedPlan is setPlan for a plan the engine has no class for.
+func (c *call) setNamedPlan(name string, p engine.Plan) {
 	h := &c.resp.Header
-	h.Set("X-Tablelab-Plan", p.Class.String())
+	h.Set("X-Tablelab-Plan", name)
 	h.Set("X-Tablelab-Examined", strconv.Itoa(p.Examined))
 	h.Set("X-Tablelab-Returned", strconv.Itoa(p.Returned))
 }
