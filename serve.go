@@ -81,6 +81,9 @@ type config struct {
 	certFile string
 	keyFile  string
 	oauth    string
+	// cosmos runs the Table service under the Azure Cosmos DB for Table
+	// profile (api.Options.Cosmos).
+	cosmos bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -102,6 +105,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.certFile, "cert", "", "serve HTTPS with the certificate in this PEM `file` (with -key), as Azurite's --cert")
 	fs.StringVar(&c.keyFile, "key", "", "the private key, a PEM `file`, of -cert")
 	fs.StringVar(&c.oauth, "oauth", "", "`basic` accepts OAuth bearer tokens (needs -cert): a JWT's audience, issuer and lifetime are checked as Azurite's --oauth basic does, its signature is not")
+	fs.BoolVar(&c.cosmos, "cosmos", false, "answer table requests as Azure Cosmos DB for Table differs from Table storage: results not in key order, every property indexed, RowKey at most 255 bytes, batch at most 2 MiB, case-sensitive table names (a model for design, not Cosmos DB)")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Blob, Queue and Table services on http://127.0.0.1:10000, 10001 and 10002/devstoreaccount1 (see README.md).\n\n")
@@ -417,11 +421,16 @@ var (
 
 // openStore opens the store of kind k the flags ask for.
 func openStore(cfg config, logger *log.Logger, k storeKind) (*engine.Store, func(), error) {
+	// Cosmos DB for Table's table names differ by case.
+	exact := cfg.cosmos && k == tableStore
+	if exact {
+		logger.Printf("tablelab: -cosmos: the Table service answers as Azure Cosmos DB for Table differs from Table storage (a model, see docs/compatibility.md)")
+	}
 	if cfg.memory {
 		if k == tableStore {
 			logger.Printf("tablelab: -memory: nothing is written to disk")
 		}
-		return engine.New(engine.Options{OpenKeys: k.openKeys}), func() {}, nil
+		return engine.New(engine.Options{OpenKeys: k.openKeys, CaseSensitiveTableNames: exact}), func() {}, nil
 	}
 	dir := cfg.dataDir
 	if k.dir != "" {
@@ -430,7 +439,7 @@ func openStore(cfg config, logger *log.Logger, k storeKind) (*engine.Store, func
 			return nil, nil, err
 		}
 	}
-	db, err := persist.Open(dir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB), OpenKeys: k.openKeys})
+	db, err := persist.Open(dir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB), OpenKeys: k.openKeys, CaseSensitiveTableNames: exact})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -91,7 +91,7 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 		}
 		closers = append(closers, closeSettings)
 		services = append(services, &service{name: "Table", flag: "table-addr", addr: cfg.tableAddr,
-			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: settings})})
+			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: settings, Cosmos: cfg.cosmos})})
 	}
 	return services, closeAll, nil
 }
