@@ -8,8 +8,8 @@
 //
 // Every read of entities — a query, or a point GET, found or not —
 // carries its plan in the headers X-Tablelab-Plan (point, range,
-// partition-scan or table-scan), X-Tablelab-Examined and
-// X-Tablelab-Returned.
+// partition-scan or table-scan, and index under Options.Cosmos),
+// X-Tablelab-Examined and X-Tablelab-Returned.
 package api
 
 import (
