@@ -35,7 +35,9 @@
 // A store is named by the page. The one named "playground" is kept in
 // IndexedDB through globalThis.tablelabIDB, which worker.js provides, a
 // log of its own per service; any other name is a fresh store in memory,
-// so each docs example runs alone.
+// so each docs example runs alone. A name that begins with "cosmos:"
+// (stores.CosmosPrefix) is a store whose Table service answers as Azure
+// Cosmos DB for Table differs from Table storage.
 package main
 
 import (

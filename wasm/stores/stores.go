@@ -79,6 +79,12 @@ func ServiceOf(host string) Service {
 	return Table
 }
 
+// CosmosPrefix begins the name of a store whose Table service answers
+// under the Azure Cosmos DB for Table profile (api.Options.Cosmos, with
+// case-sensitive table names): a page runs an example against
+// "cosmos:"+name to show what that service would answer.
+const CosmosPrefix = "cosmos:"
+
 // Medium keeps one service of the persistent store: a durable.Medium that
 // can also forget everything it holds, for Reset.
 type Medium interface {
@@ -145,7 +151,7 @@ func New(opts Options) *Set {
 	s := &Set{opts: opts, ids: newRequestIDs(), byName: make(map[string]*instance)}
 	for _, svc := range services {
 		var err error
-		if s.errors[svc], err = s.server(svc, nil, s.opts.Now); err != nil {
+		if s.errors[svc], err = s.server(svc, nil, s.opts.Now, false); err != nil {
 			// An empty store in memory cannot fail to open; a service
 			// that says otherwise answers with the table's errors.
 			s.errors[svc] = api.NewServer(nil, api.Options{NewID: s.ids.New})
@@ -203,8 +209,9 @@ func (s *Set) get(name string) (*instance, error) {
 }
 
 // server makes the protocol server of svc over store (over an empty store
-// in memory when store is nil).
-func (s *Set) server(svc Service, store *engine.Store, now func() time.Time) (api.Service, error) {
+// in memory when store is nil); cosmos puts the Table service under the
+// Cosmos DB for Table profile.
+func (s *Set) server(svc Service, store *engine.Store, now func() time.Time, cosmos bool) (api.Service, error) {
 	if store == nil {
 		store = engine.New(engine.Options{Now: now, OpenKeys: svc != Table})
 	}
@@ -222,7 +229,7 @@ func (s *Set) server(svc Service, store *engine.Store, now func() time.Time) (ap
 		}
 		return blobapi.NewServer(b, blobapi.Options{Verifier: verifier(), NewID: s.ids.New}), nil
 	}
-	return api.NewServer(store, api.Options{NewID: s.ids.New}), nil
+	return api.NewServer(store, api.Options{NewID: s.ids.New, Cosmos: cosmos}), nil
 }
 
 // verifier authenticates the Queue and Blob requests of a page: the
@@ -234,7 +241,9 @@ func verifier() *auth.Verifier {
 func (s *Set) openInstance(in *instance, name string) error {
 	now := in.now(s.opts.Now)
 	persistent := name == s.opts.Persistent && s.opts.OpenMedium != nil
+	cosmos := strings.HasPrefix(name, CosmosPrefix)
 	for _, svc := range services {
+		exact := cosmos && svc == Table
 		p := &in.parts[svc]
 		if persistent {
 			m, err := s.opts.OpenMedium(svc)
@@ -242,16 +251,16 @@ func (s *Set) openInstance(in *instance, name string) error {
 				in.closeAll()
 				return err
 			}
-			db, err := durable.Open(m, durable.Options{Now: now, OpenKeys: svc != Table, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
+			db, err := durable.Open(m, durable.Options{Now: now, OpenKeys: svc != Table, CaseSensitiveTableNames: exact, MinCompactBytes: s.opts.CompactBytes, CheckEvery: s.opts.CompactEvery})
 			if err != nil {
 				in.closeAll()
 				return errors.New("the " + svc.String() + " service: " + err.Error())
 			}
 			p.db, p.medium, p.store = db, m, db.Store
 		} else {
-			p.store = engine.New(engine.Options{Now: now, OpenKeys: svc != Table})
+			p.store = engine.New(engine.Options{Now: now, OpenKeys: svc != Table, CaseSensitiveTableNames: exact})
 		}
-		srv, err := s.server(svc, p.store, now)
+		srv, err := s.server(svc, p.store, now, exact)
 		if err != nil {
 			in.closeAll()
 			return errors.New("the " + svc.String() + " service: " + err.Error())
