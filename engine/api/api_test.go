@@ -374,11 +374,6 @@ func TestBatchQuery(t *testing.T) {
 
 func TestUnsupportedAnswersHonestly(t *testing.T) {
 	c := newClient(t)
-	acl := c.want(c.do("GET", "/people?comp=acl", ""), 200)
-	if !strings.Contains(string(acl.Body), "<SignedIdentifiers />") {
-		t.Errorf("ACL: %s", acl.Body)
-	}
-	c.wantError(c.do("PUT", "/people?comp=acl", "<SignedIdentifiers/>"), 501, "NotImplemented")
 	c.wantError(c.do("GET", "/nosuch?comp=acl", ""), 404, "TableNotFound")
 	c.wantError(c.do("POST", "/Tables", `{"TableName":"$MetricsTable"}`), 400, "InvalidResourceName")
 }

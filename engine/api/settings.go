@@ -1,15 +1,21 @@
 package api
 
 import (
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/edm"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
 // settingsTable is the table of the settings store that holds, per
-// account, the service's properties.
+// account (the PartitionKey), the service's properties (RowKey
+// "properties") and each table's stored access policies (RowKey "acl."
+// and the table's name in lower case).
 const settingsTable = "TableSettings"
 
 // settings keeps what an account sets about its Table service — its
@@ -19,14 +25,15 @@ const settingsTable = "TableSettings"
 type settings struct {
 	store *engine.Store
 	mu    sync.Mutex
-	props map[string]*Properties // by account; read-only once cached
+	props map[string]*Properties   // by account; read-only once cached
+	acls  map[string][]auth.Policy // by account and "acl." row key
 }
 
 func newSettings(store *engine.Store) *settings {
 	if store == nil {
 		store = engine.New(engine.Options{})
 	}
-	return &settings{store: store, props: map[string]*Properties{}}
+	return &settings{store: store, props: map[string]*Properties{}, acls: map[string][]auth.Policy{}}
 }
 
 // properties returns account's properties, the defaults until it sets any.
@@ -60,10 +67,8 @@ func (st *settings) properties(account string) (*Properties, error) {
 func (st *settings) setProperties(account string, p *Properties) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if _, ok := st.store.TableExists(settingsTable); !ok {
-		if err := st.store.CreateTable(settingsTable); err != nil && !svcerr.Is(err, svcerr.TableAlreadyExists) {
-			return err
-		}
+	if err := st.ensureTable(); err != nil {
+		return err
 	}
 	e := &engine.Entity{PartitionKey: account, RowKey: "properties",
 		Properties: []engine.Property{{Name: "Xml", Value: edm.StringValue(string(p.AppendXML(nil)))}}}
@@ -72,4 +77,140 @@ func (st *settings) setProperties(account string, p *Properties) error {
 	}
 	st.props[account] = p
 	return nil
+}
+
+func aclRow(table string) string { return "acl." + strings.ToLower(table) }
+
+// acl returns the stored access policies of account's table.
+func (st *settings) acl(account, table string) ([]auth.Policy, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	key := account + "/" + aclRow(table)
+	if p, ok := st.acls[key]; ok {
+		return p, nil
+	}
+	var out []auth.Policy
+	l, err := st.store.Get(settingsTable, account, aclRow(table))
+	switch {
+	case err == nil:
+		out = policiesOf(l.Entity)
+	case svcerr.Is(err, svcerr.TableNotFound), svcerr.Is(err, svcerr.ResourceNotFound):
+	default:
+		return nil, err
+	}
+	st.acls[key] = out
+	return out, nil
+}
+
+// setACL stores the policies of account's table; none deletes them.
+func (st *settings) setACL(account, table string, policies []auth.Policy) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.ensureTable(); err != nil {
+		return err
+	}
+	e := &engine.Entity{PartitionKey: account, RowKey: aclRow(table)}
+	op := engine.Op{Kind: engine.Delete, Entity: e, IfMatch: "*"}
+	if len(policies) > 0 {
+		op = engine.Op{Kind: engine.InsertOrReplace, Entity: e}
+		for i, p := range policies {
+			n := strconv.Itoa(i)
+			e.Properties = append(e.Properties,
+				engine.Property{Name: "Id" + n, Value: edm.StringValue(p.ID)},
+				engine.Property{Name: "Permissions" + n, Value: edm.StringValue(p.Permissions)},
+				engine.Property{Name: "Start" + n, Value: edm.StringValue(timeText(p.Start))},
+				engine.Property{Name: "Expiry" + n, Value: edm.StringValue(timeText(p.Expiry))})
+		}
+	}
+	if _, err := st.store.Write(settingsTable, op); err != nil && !svcerr.Is(err, svcerr.ResourceNotFound) {
+		return err
+	}
+	st.acls[account+"/"+aclRow(table)] = policies
+	return nil
+}
+
+// policy finds one stored access policy, for auth.Verifier.Policies.
+func (st *settings) policy(account, table, id string) (auth.Policy, bool) {
+	ps, err := st.acl(account, table)
+	if err != nil {
+		return auth.Policy{}, false
+	}
+	for _, p := range ps {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return auth.Policy{}, false
+}
+
+func (st *settings) ensureTable() error {
+	if _, ok := st.store.TableExists(settingsTable); ok {
+		return nil
+	}
+	if err := st.store.CreateTable(settingsTable); err != nil && !svcerr.Is(err, svcerr.TableAlreadyExists) {
+		return err
+	}
+	return nil
+}
+
+// policiesOf reads back what setACL wrote: properties Id0, Permissions0,
+// Start0, Expiry0, Id1, …
+func policiesOf(e *engine.Entity) []auth.Policy {
+	get := func(name string) (string, bool) {
+		for _, p := range e.Properties {
+			if p.Name == name {
+				return p.Value.Str(), true
+			}
+		}
+		return "", false
+	}
+	var out []auth.Policy
+	for i := 0; ; i++ {
+		n := strconv.Itoa(i)
+		id, ok := get("Id" + n)
+		if !ok {
+			return out
+		}
+		p := auth.Policy{ID: id}
+		p.Permissions, _ = get("Permissions" + n)
+		if s, _ := get("Start" + n); s != "" {
+			p.Start, _ = auth.ParseTime(s)
+		}
+		if s, _ := get("Expiry" + n); s != "" {
+			p.Expiry, _ = auth.ParseTime(s)
+		}
+		out = append(out, p)
+	}
+}
+
+// timeText writes a policy time as the service answers it, with seven
+// fraction digits; the zero time is "".
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t = t.UTC()
+	b := make([]byte, 0, 28)
+	b = appendInt(b, t.Year(), 4)
+	b = append(b, '-')
+	b = appendInt(b, int(t.Month()), 2)
+	b = append(b, '-')
+	b = appendInt(b, t.Day(), 2)
+	b = append(b, 'T')
+	b = appendInt(b, t.Hour(), 2)
+	b = append(b, ':')
+	b = appendInt(b, t.Minute(), 2)
+	b = append(b, ':')
+	b = appendInt(b, t.Second(), 2)
+	b = append(b, '.')
+	b = appendInt(b, t.Nanosecond()/100, 7)
+	return string(append(b, 'Z'))
+}
+
+func appendInt(b []byte, v, width int) []byte {
+	s := strconv.Itoa(v)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
 }

@@ -32,6 +32,11 @@ func (c *call) deleteTable() error {
 	if err := c.s.store.DeleteTable(c.rt.table); err != nil {
 		return err
 	}
+	// A table made again under the name starts with no policies.
+	account, _ := auth.Primary(c.rt.account)
+	if err := c.s.settings.setACL(account, c.rt.table, nil); err != nil {
+		return err
+	}
 	c.resp.Status = 204
 	return nil
 }

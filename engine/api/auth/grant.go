@@ -162,6 +162,16 @@ func (g Grant) CheckTable(p Permission, table string) error {
 	return g.permit(p)
 }
 
+// CheckOwner reports whether the request comes from the account's owner
+// (signed with its key, or a bearer token): the only caller the service
+// lets read or set a table's stored access policies.
+func (g Grant) CheckOwner() error {
+	if g.full {
+		return nil
+	}
+	return svcerr.New(svcerr.AuthorizationFailure)
+}
+
 // CheckService reports whether the request may read (write false) or set
 // the Table service's properties: the account's key does, an account
 // SAS with the service resource type and r or w does, a table SAS never.

@@ -34,8 +34,8 @@ func (v *Verifier) verifySAS(r Request, q urltext.Values) (Grant, error) {
 		g.account, g.resourceTypes = true, q.Get("srt")
 		toSigns = accountSASStrings(r.Account, q)
 	} else {
-		if q.Get("si") != "" {
-			return Grant{}, failed("Stored access policies are not supported; the identifier " + q.Get("si") + " is unknown.")
+		if q.Get("si") != "" && r.Service != Table {
+			return Grant{}, failed("Stored access policies are not supported for this service; the identifier " + q.Get("si") + " is unknown.")
 		}
 		var err error
 		if toSigns, err = g.serviceSAS(r, q); err != nil {
@@ -52,21 +52,54 @@ func (v *Verifier) verifySAS(r Request, q urltext.Values) (Grant, error) {
 	if !signed {
 		return Grant{}, failed("The signature does not match.")
 	}
-	now := r.now()
+	var start, expiry time.Time
 	if st := q.Get("st"); st != "" {
 		t, ok := parseSASTime(st)
 		if !ok {
 			return Grant{}, failed("The SAS start time is malformed.")
 		}
-		if now.Add(MaxClockSkew).Before(t) {
-			return Grant{}, failed("The SAS is not valid yet.")
+		start = t
+	}
+	if se := q.Get("se"); se != "" {
+		t, ok := parseSASTime(se)
+		if !ok {
+			return Grant{}, failed("The SAS expiry time is malformed.")
+		}
+		expiry = t
+	}
+	if si := q.Get("si"); si != "" {
+		// The stored policy fills what the token leaves out; a field both
+		// give is refused, as the service does. The policy is read now, so
+		// changing or removing it changes what the token may do at once.
+		var p Policy
+		ok := false
+		if v.Policies != nil {
+			p, ok = v.Policies(r.Account, g.table, si)
+		}
+		if !ok {
+			return Grant{}, failed("The signed identifier " + si + " is not a stored access policy of the table " + g.table + ".")
+		}
+		if g.perms != "" && p.Permissions != "" || !start.IsZero() && !p.Start.IsZero() || !expiry.IsZero() && !p.Expiry.IsZero() {
+			return Grant{}, failed("A field of the SAS is given both by the token and by its stored access policy " + si + ".")
+		}
+		if g.perms == "" {
+			g.perms = p.Permissions
+		}
+		if start.IsZero() {
+			start = p.Start
+		}
+		if expiry.IsZero() {
+			expiry = p.Expiry
 		}
 	}
-	se, ok := parseSASTime(q.Get("se"))
-	if !ok {
-		return Grant{}, failed("The SAS expiry time is missing or malformed.")
+	now := r.now()
+	if !start.IsZero() && now.Add(MaxClockSkew).Before(start) {
+		return Grant{}, failed("The SAS is not valid yet.")
 	}
-	if now.After(se) {
+	if expiry.IsZero() {
+		return Grant{}, failed("The SAS expiry time is missing.")
+	}
+	if now.After(expiry) {
 		return Grant{}, failed("The SAS has expired.")
 	}
 	if spr := q.Get("spr"); spr == "https" && r.Scheme != "https" {
@@ -198,7 +231,10 @@ func sasTimes(start, expiry time.Time) (st, se string) {
 	if !start.IsZero() {
 		st = start.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	return st, expiry.UTC().Format("2006-01-02T15:04:05Z")
+	if !expiry.IsZero() {
+		se = expiry.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	return st, se
 }
 
 // TableSAS describes a service SAS to create.
@@ -212,6 +248,9 @@ type TableSAS struct {
 	IP          string
 	// The key range, all optional.
 	StartPartitionKey, StartRowKey, EndPartitionKey, EndRowKey string
+	// Identifier names one of the table's stored access policies, which
+	// gives what the token leaves out (permissions, start, expiry).
+	Identifier string
 }
 
 // NewTableSAS returns the query string of a service SAS signed with key,
@@ -223,8 +262,8 @@ func NewTableSAS(account string, key []byte, s TableSAS) string {
 	}
 	st, se := sasTimes(s.Start, s.Expiry)
 	toSign := strings.Join([]string{s.Permissions, st, se, "/table/" + account + "/" + strings.ToLower(s.Table),
-		"", s.IP, s.Protocol, s.Version, s.StartPartitionKey, s.StartRowKey, s.EndPartitionKey, s.EndRowKey}, "\n")
-	return sasToken(key, toSign, "sv", s.Version, "tn", s.Table, "sp", s.Permissions, "st", st, "se", se,
+		s.Identifier, s.IP, s.Protocol, s.Version, s.StartPartitionKey, s.StartRowKey, s.EndPartitionKey, s.EndRowKey}, "\n")
+	return sasToken(key, toSign, "sv", s.Version, "tn", s.Table, "si", s.Identifier, "sp", s.Permissions, "st", st, "se", se,
 		"sip", s.IP, "spr", s.Protocol, "spk", s.StartPartitionKey, "srk", s.StartRowKey, "epk", s.EndPartitionKey, "erk", s.EndRowKey)
 }
 
@@ -350,3 +389,15 @@ func sasParam(name string) bool {
 	}
 	return false
 }
+
+// A Policy is one of a table's stored access policies: what a SAS naming
+// it with si may do, and when. A field left zero must come from the token.
+type Policy struct {
+	ID            string
+	Start, Expiry time.Time
+	Permissions   string
+}
+
+// ParseTime reads a time as SAS tokens and stored access policies write
+// them: ISO 8601 in UTC, to the second or finer, or the date alone.
+func ParseTime(s string) (time.Time, bool) { return parseSASTime(s) }

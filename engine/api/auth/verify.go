@@ -72,6 +72,9 @@ type Verifier struct {
 	// full access. Nil refuses the scheme. The check lives with the host
 	// so that a build without OAuth (the browser's) does not carry it.
 	Bearer func(token string, r Request) error
+	// Policies, when set, finds the stored access policy id of a table of
+	// account, for a table SAS naming it with si; nil knows none.
+	Policies func(account, table, id string) (Policy, bool)
 
 	// sas remembers SAS signatures already verified, so that a token used
 	// for many requests pays for its HMAC once.

@@ -352,6 +352,30 @@ test("transactions: success, and a failing one changes nothing", async () => {
   await c.deleteTable();
 });
 
+test("stored access policies: set, read back, a SAS naming one, the policy changed and removed", async () => {
+  const c = await newTable("acl");
+  await c.createEntity({ partitionKey: "shelf", rowKey: "a1", item: "atlas" });
+  const expiresOn = new Date(Math.floor(Date.now() / 1000) * 1000 + 3600_000);
+  await c.setAccessPolicy([{ id: "viewers", accessPolicy: { permission: "r", expiry: expiresOn } }]);
+  const [policy] = await c.getAccessPolicy();
+  assert.equal(policy.id, "viewers");
+  assert.equal(policy.accessPolicy.permission, "r");
+  assert.equal(new Date(policy.accessPolicy.expiry).getTime(), expiresOn.getTime());
+  const cred = new AzureNamedKeyCredential("devstoreaccount1", devKey);
+  const sas = generateTableSas(c.tableName, cred, { identifier: "viewers" });
+  assert.match(sas, /si=viewers/);
+  assert.doesNotMatch(sas, /sp=/);
+  const viewer = new TableClient(endpoint, c.tableName, new AzureSASCredential(sas), opts);
+  assert.equal((await viewer.getEntity("shelf", "a1")).item, "atlas");
+  await rejects(viewer.createEntity({ partitionKey: "shelf", rowKey: "a2" }), 403, "AuthorizationPermissionMismatch");
+  await c.setAccessPolicy([{ id: "viewers", accessPolicy: { permission: "ra", expiry: expiresOn } }]);
+  await viewer.createEntity({ partitionKey: "shelf", rowKey: "a2" });
+  await c.setAccessPolicy([]);
+  assert.deepEqual(await c.getAccessPolicy(), []);
+  await rejects(viewer.getEntity("shelf", "a1"), 403, "AuthenticationFailed");
+  await c.deleteTable();
+});
+
 test("shared access signatures: permissions, expiry and key ranges [azure]", async () => {
   const c = await newTable("sas");
   await fill(c, 40, (i) => `p${Math.floor(i / 10)}`, (i) => ({ n: i }));
