@@ -75,7 +75,10 @@ function siteInChromium() {
       await page.waitForLoadState("networkidle");
       if (!(await page.title()).trim()) found.push(`${path}: no <title>`);
       if ((await page.locator("h1").count()) === 0) found.push(`${path}: no <h1>`);
-      for (const href of await page.$$eval("a[href]", (as) => as.map((a) => a.href))) {
+      // An SVG <a> (the pattern map's nodes) has an object for .href: read
+      // the attribute and resolve it as the page does.
+      const hrefs = await page.$$eval("a[href]", (as) => as.map((a) => new URL(a.getAttribute("href"), document.baseURI).href));
+      for (const href of hrefs) {
         const u = new URL(href);
         if (u.origin === new URL(base).origin) linked.add(u.origin + u.pathname);
       }
