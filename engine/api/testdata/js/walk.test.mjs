@@ -222,6 +222,27 @@ test("service properties: set, read back, CORS enforced on a preflight", async (
   assert.deepEqual((await service.getProperties()).cors ?? [], before.cors ?? []);
 });
 
+test("fidelity: If-Match forms, boolean literals in any case, $top=0", async () => {
+  const c = await newTable("fid");
+  const made = await c.createEntity({ partitionKey: "p", rowKey: "r", on: true, n: 1 });
+  // A weak ETag's W/ in lower case matches; a strong ETag is refused.
+  const lower = "w" + made.etag.slice(1);
+  await c.updateEntity({ partitionKey: "p", rowKey: "r", n: 2 }, "Merge", { etag: lower });
+  await rejects(c.updateEntity({ partitionKey: "p", rowKey: "r", n: 3 }, "Merge", { etag: made.etag.slice(2) }), 400, "InvalidInput");
+  assert.equal((await c.getEntity("p", "r")).n, 2);
+  for (const filter of ["on eq True", "on eq TRUE", "not (on eq False)"]) {
+    assert.equal((await all(c.listEntities({ queryOptions: { filter } }))).length, 1, filter);
+  }
+  await c.createEntity({ partitionKey: "p", rowKey: "s" });
+  // $top=0: an empty page, and a token that resumes at the first entity.
+  const first = (await c.listEntities().byPage({ maxPageSize: 0 }).next()).value;
+  assert.equal(first.length, 0);
+  assert.ok(first.continuationToken, "a continuation after $top=0");
+  const rest = (await c.listEntities().byPage({ continuationToken: first.continuationToken }).next()).value;
+  assert.deepEqual(rest.map((e) => e.rowKey), ["r", "s"]);
+  await c.deleteTable();
+});
+
 test("keys with special characters; forbidden ones refused", async () => {
   const c = await newTable("keys");
   for (const k of ["O'Brien & Co", "50% + tax", "ünïcødé 鍵", "sp ace", "a=b,c;d", "''", ""]) {
