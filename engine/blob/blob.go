@@ -150,11 +150,17 @@ func prop(e *engine.Entity, name string) (edm.Value, bool) {
 	return edm.Value{}, false
 }
 
+// propStr and propInt are not inlined: with a copy of prop's loop at each
+// of their call sites the browser build weighs more than the call costs
+// (docs/benchmarks.md).
+//
+//go:noinline
 func propStr(e *engine.Entity, name string) string {
 	v, _ := prop(e, name)
 	return v.Str()
 }
 
+//go:noinline
 func propInt(e *engine.Entity, name string) int64 {
 	v, _ := prop(e, name)
 	return v.Int()

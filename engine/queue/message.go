@@ -96,11 +96,17 @@ func counterEntity(part string, next int64) *engine.Entity {
 	return &engine.Entity{PartitionKey: part, RowKey: counterKey, Properties: []engine.Property{{Name: "Next", Value: edm.Int64Value(next)}}}
 }
 
+// intProp and strProp read one property of a stored queue or message.
+// They are not inlined: with a copy at each of their call sites the
+// browser build weighs more than the call costs (docs/benchmarks.md).
+//
+//go:noinline
 func intProp(e *engine.Entity, name string) int64 {
 	v, _ := e.Property(name)
 	return v.Int()
 }
 
+//go:noinline
 func strProp(e *engine.Entity, name string) string {
 	v, _ := e.Property(name)
 	return v.Str()

@@ -110,12 +110,18 @@ type parser struct {
 	text []byte // scratch for decoding character data
 }
 
+// hasPrefix and skipSpace are not inlined: the reader calls them at
+// every step, and a copy at each call site weighs more in the browser
+// build than the call costs (docs/benchmarks.md).
+//
+//go:noinline
 func (p *parser) hasPrefix(pre string) bool {
 	return len(p.s)-p.i >= len(pre) && string(p.s[p.i:p.i+len(pre)]) == pre
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+//go:noinline
 func (p *parser) skipSpace() bool {
 	start := p.i
 	for p.i < len(p.s) && isSpace(p.s[p.i]) {

@@ -126,6 +126,11 @@ func kept(c byte, query bool) bool {
 type Values map[string][]string
 
 // Get returns the first value of key, or "".
+//
+// Get is not inlined: a SAS check calls it dozens of times, and a copy
+// at each call weighs more in the browser build than the call costs.
+//
+//go:noinline
 func (v Values) Get(key string) string {
 	if vs := v[key]; len(vs) > 0 {
 		return vs[0]
