@@ -1,9 +1,6 @@
 package api
 
 import (
-	"cmp"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine"
@@ -39,7 +36,7 @@ func (c *call) checkCosmosRowKey(rk string) error {
 	if !c.s.cosmos || len(rk) <= MaxCosmosRowKeyBytes {
 		return nil
 	}
-	return svcerr.With(svcerr.PropertyValueTooLarge, "The RowKey is "+strconv.Itoa(len(rk))+" bytes long; Azure Cosmos DB for Table takes at most "+strconv.Itoa(MaxCosmosRowKeyBytes)+" bytes of UTF-8 in a RowKey.")
+	return svcerr.With(svcerr.PropertyValueTooLarge, "The RowKey is longer than Azure Cosmos DB for Table takes: at most 255 bytes of UTF-8.")
 }
 
 // checkCosmosBatch refuses, under the profile, a batch whose body is
@@ -49,7 +46,7 @@ func (c *call) checkCosmosBatch() error {
 	if !c.s.cosmos || len(c.req.Body) <= MaxCosmosBatchBytes {
 		return nil
 	}
-	return svcerr.With(svcerr.InvalidInput, "The batch request is "+strconv.Itoa(len(c.req.Body))+" bytes long; Azure Cosmos DB for Table takes at most 2 MiB ("+strconv.Itoa(MaxCosmosBatchBytes)+" bytes) in one batch.")
+	return svcerr.With(svcerr.InvalidInput, "The batch is larger than Azure Cosmos DB for Table takes: at most 2 MiB (2,097,152 bytes) in one batch.")
 }
 
 // sameTable reports whether two table names in one request name the same
@@ -71,7 +68,7 @@ func (s *Server) sameTable(a, b string) bool {
 // matches, so the plan is PlanIndex and examined equals returned. It
 // returns the plan's name.
 func (c *call) cosmosPage(filter string, page *engine.Page) string {
-	slices.SortStableFunc(page.Entities, func(a, b *engine.Entity) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
+	byLastWrite(page.Entities)
 	if !indexAnswers(filter) {
 		return page.Plan.Class.String()
 	}
@@ -92,4 +89,18 @@ func indexAnswers(filter string) bool {
 	}
 	p := f.Plan()
 	return (p.Class == odata.PartitionScan || p.Class == odata.TableScan) && f.Residual(p) != nil
+}
+
+// byLastWrite sorts entities by Timestamp. It is an insertion sort: a page
+// holds at most 1,000 entities, and a generic sort's code for them would
+// cost the browser build several KB.
+func byLastWrite(es []*engine.Entity) {
+	for i := 1; i < len(es); i++ {
+		e, j := es[i], i
+		for j > 0 && es[j-1].Timestamp > e.Timestamp {
+			j--
+		}
+		copy(es[j+1:i+1], es[j:i])
+		es[j] = e
+	}
 }
