@@ -19,8 +19,13 @@ import (
 var KindRunBlock = ast.NewNodeKind("RunBlock")
 
 // Plans are the names a query plan has in the X-Tablelab-Plan header, the
-// only names a run block may declare.
-var Plans = []string{"point", "range", "partition-scan", "table-scan"}
+// only names a run block may declare. "index" is the plan of a filter
+// that Azure Cosmos DB for Table's index answers, so it appears only
+// among a block's cosmos-plans.
+var Plans = []string{"point", "range", "partition-scan", "table-scan", "index"}
+
+// cosmosOnlyPlan is the plan only the Cosmos DB for Table profile reports.
+const cosmosOnlyPlan = "index"
 
 // A RunBlock is a fenced block marked `js run`: an example the page runs
 // against the engine, with the output and plans it must produce.
@@ -42,6 +47,14 @@ type RunBlock struct {
 	// Expected is the exact output the example prints, if HasExpected.
 	Expected    string
 	HasExpected bool
+	// CosmosPlans and CosmosExpected are the plans and output of the same
+	// code against Azure Cosmos DB for Table's profile, declared with
+	// cosmos-plans=… and an `output cosmos` block after the output block.
+	// A block with them gets a switch between the two services on the
+	// page. CosmosPlans is nil when the block declares none.
+	CosmosPlans    []string
+	CosmosExpected string
+	HasCosmos      bool
 	// Line is the line of the opening fence in the Markdown file.
 	Line int
 }
@@ -107,10 +120,21 @@ func (runTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser
 		if err := rb.parseOptions(rest); err != nil {
 			addRunError(pc, rb.Line, "%v", err)
 		}
-		if next, ok := f.NextSibling().(*ast.FencedCodeBlock); ok && infoWords(next, source)[0] == "output" {
+		if next, ok := f.NextSibling().(*ast.FencedCodeBlock); ok && isOutput(next, source, "") {
 			rb.Expected, rb.HasExpected = blockText(next, source), true
 			consumed[next] = true
+			if cos, ok := next.NextSibling().(*ast.FencedCodeBlock); ok && isOutput(cos, source, "cosmos") {
+				rb.CosmosExpected, rb.HasCosmos = blockText(cos, source), true
+				consumed[cos] = true
+				cos.Parent().RemoveChild(cos.Parent(), cos)
+			}
 			next.Parent().RemoveChild(next.Parent(), next)
+		}
+		switch {
+		case rb.HasCosmos && rb.CosmosPlans == nil:
+			addRunError(pc, rb.Line, "run block: an output cosmos block needs cosmos-plans=… in the run block")
+		case !rb.HasCosmos && rb.CosmosPlans != nil:
+			addRunError(pc, rb.Line, "run block: cosmos-plans=… needs an output cosmos block after the output block")
 		}
 		// The heading ids share the table, so an example never takes a
 		// heading's id or the other way round.
@@ -119,14 +143,32 @@ func (runTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser
 		f.Parent().ReplaceChild(f.Parent(), f, rb)
 	}
 	for _, f := range fences {
-		if !consumed[f] && infoWords(f, source)[0] == "output" {
+		if consumed[f] || infoWords(f, source)[0] != "output" {
+			continue
+		}
+		switch {
+		case isOutput(f, source, "cosmos"):
+			addRunError(pc, fenceLine(f, source), "an output cosmos block must follow a js run block's output block")
+		case !isOutput(f, source, ""):
+			addRunError(pc, fenceLine(f, source), "an output block's only option is cosmos")
+		default:
 			addRunError(pc, fenceLine(f, source), "an output block must follow a js run block")
 		}
 	}
 }
 
-// parseOptions reads what follows `js run` in the info string: plans=…
-// and heat, in any order.
+// isOutput reports whether f is an output block: `output` alone when
+// option is "", else `output <option>`.
+func isOutput(f *ast.FencedCodeBlock, source []byte, option string) bool {
+	words := infoWords(f, source)
+	if option == "" {
+		return len(words) == 1 && words[0] == "output"
+	}
+	return len(words) == 2 && words[0] == "output" && words[1] == option
+}
+
+// parseOptions reads what follows `js run` in the info string: plans=…,
+// cosmos-plans=… and heat, in any order.
 func (rb *RunBlock) parseOptions(words []string) error {
 	for _, w := range words {
 		if w == "heat" {
@@ -134,10 +176,16 @@ func (rb *RunBlock) parseOptions(words []string) error {
 			continue
 		}
 		name, value, ok := strings.Cut(w, "=")
-		if !ok || name != "plans" {
-			return fmt.Errorf("run block: unknown option %q (plans=… and heat are known)", w)
+		var list *[]string
+		switch {
+		case ok && name == "plans":
+			list = &rb.Plans
+		case ok && name == "cosmos-plans":
+			list = &rb.CosmosPlans
+		default:
+			return fmt.Errorf("run block: unknown option %q (plans=…, cosmos-plans=… and heat are known)", w)
 		}
-		rb.Plans = []string{}
+		*list = []string{}
 		if value == "" {
 			continue
 		}
@@ -145,7 +193,10 @@ func (rb *RunBlock) parseOptions(words []string) error {
 			if !isPlan(p) {
 				return fmt.Errorf("run block: unknown plan %q (want one of %s)", p, strings.Join(Plans, ", "))
 			}
-			rb.Plans = append(rb.Plans, p)
+			if p == cosmosOnlyPlan && name == "plans" {
+				return fmt.Errorf("run block: plan %q is Cosmos DB for Table's, for cosmos-plans=, not plans=", p)
+			}
+			*list = append(*list, p)
 		}
 	}
 	return nil
@@ -230,6 +281,9 @@ func (r runRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering 
 	if rb.Heat {
 		w.WriteString(` data-heat=""`)
 	}
+	if rb.HasCosmos {
+		fmt.Fprintf(w, ` data-cosmos-plans="%s"`, html.EscapeString(strings.Join(rb.CosmosPlans, ",")))
+	}
 	w.WriteString(">\n<div class=\"run-code\">")
 	if err := r.highlight(w, rb.Language, rb.Source); err != nil {
 		return ast.WalkStop, err
@@ -240,6 +294,11 @@ func (r runRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering 
 	if rb.HasExpected {
 		w.WriteString(`<pre class="run-expected" hidden>`)
 		writePreserved(w, rb.Expected)
+		w.WriteString("</pre>\n")
+	}
+	if rb.HasCosmos {
+		w.WriteString(`<pre class="run-expected-cosmos" hidden>`)
+		writePreserved(w, rb.CosmosExpected)
 		w.WriteString("</pre>\n")
 	}
 	w.WriteString("<div class=\"run-output\" aria-live=\"polite\"></div>\n</figure>\n")
