@@ -372,7 +372,10 @@ test("summarizeReads and scorecardLine: the costliest plan, the sums, thousands 
   assert.equal(scorecardLine({ name: "x", ...s }), "  x: table-scan ×3, 11,501 examined / 14 returned");
   assert.equal(scorecardLine({ name: "y", ...summarizeReads([{ plan: "partition-scan", examined: 1234567, returned: 0 }]) }), "  y: partition-scan, 1,234,567 examined / 0 returned");
   assert.equal(scorecardLine({ name: "z", ...summarizeReads([]) }), "  z: no reads");
-  assert.deepEqual(PLAN_COST, ["point", "range", "partition-scan", "table-scan"]);
+  assert.deepEqual(PLAN_COST, ["point", "range", "index", "partition-scan", "table-scan"]);
+  // Cosmos DB for Table's index: dearer than a range, cheaper than a scan.
+  assert.equal(summarizeReads([{ plan: "index", examined: 4, returned: 4 }, { plan: "range", examined: 9, returned: 2 }]).plan, "index");
+  assert.equal(summarizeReads([{ plan: "index", examined: 4, returned: 4 }, { plan: "partition-scan", examined: 9, returned: 2 }]).plan, "partition-scan");
 });
 
 // heatProgram writes and reads two partitions every way the SDK can, so
