@@ -7,6 +7,8 @@ export const PLAN_LABELS = {
   range: "range",
   "partition-scan": "partition scan",
   "table-scan": "table scan",
+  // Cosmos DB for Table's index answered the filter (its profile only).
+  index: "index",
 };
 
 /** el makes an element with a class and text. */
