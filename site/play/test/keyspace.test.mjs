@@ -69,3 +69,10 @@ test("mapOf: a table scan walks from the start; a resumed one from its continuat
   assert.deepEqual(mapOf(keys, { url: q("T()", { $filter: "PartitionKey eq 'q'" }), plan: "partition-scan", examined: 0 }, []).walked, [0, 0]);
   assert.deepEqual(mapOf(keys, null, []).walked, [0, 0]);
 });
+
+test("mapOf: an index walks no stretch of the keyspace, and marks what it returned", () => {
+  const m = mapOf(keys, { url: q("T()", { $filter: "N eq 1" }), plan: "index", examined: 2 }, [["b", "4"], ["a", "1"]]);
+  assert.deepEqual(m.walked, [0, 0]);
+  assert.deepEqual(m.returned, [0, 6]);
+  assert.equal(m.plan, "index");
+});
