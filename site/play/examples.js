@@ -8,6 +8,14 @@
 // printed); .run-error (the error, when it threw); li.run-plan with
 // data-plan, data-examined, data-returned; data-matches ("true"/"false")
 // when the block declares its output.
+//
+// A block that also declares what the code answers under Cosmos DB for
+// Table (pre.run-expected-cosmos, data-cosmos-plans) gets a switch,
+// "Table storage | Cosmos DB for Table": button.run-target-option with
+// data-target "table" or "cosmos" and aria-pressed. Choosing the other
+// side runs the same code again, against a store named "cosmos:…" (the
+// engine's Cosmos DB for Table profile), and holds it to that side's
+// output and plans; the figure's data-target says which side ran last.
 
 import { EngineClient } from "./engine.js";
 import { RunHost } from "./run-host.js";
@@ -41,8 +49,17 @@ function addStyles() {
 function enhance(figure, runHost) {
   const source = figure.querySelector("textarea.run-source")?.value ?? "";
   const expectedNode = figure.querySelector("pre.run-expected");
-  const expected = expectedNode ? expectedNode.textContent : null;
-  const declared = (figure.dataset.plans ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const cosmosNode = figure.querySelector("pre.run-expected-cosmos");
+  const planList = (s) => (s ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  // Each side the example runs on: its store, and what it must answer.
+  const sides = {
+    table: { store: `example-${figure.id || "anon"}`, expected: expectedNode ? expectedNode.textContent : null, declared: planList(figure.dataset.plans), name: "" },
+  };
+  if (cosmosNode) {
+    sides.cosmos = { store: `cosmos:example-${figure.id || "anon"}`, expected: cosmosNode.textContent, declared: planList(figure.dataset.cosmosPlans), name: " (Cosmos DB for Table)" };
+  }
+  let side = "table";
+  figure.dataset.target = side;
   const output = figure.querySelector(".run-output") ?? figure.appendChild(el("div", "run-output"));
   const code = figure.querySelector(".run-code");
 
@@ -58,6 +75,26 @@ function enhance(figure, runHost) {
   resetButton.title = "Put back the example's code and clear its output";
   const hint = el("span", "run-hint", "Ctrl/⌘+Enter runs");
   bar.append(runButton, stopButton, resetButton, hint);
+  const targetButtons = [];
+  if (sides.cosmos) {
+    const group = el("div", "run-target");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Run against");
+    for (const [target, label, title] of [
+      ["table", "Table storage", "Run against Azure Table storage, as tablelab answers it"],
+      ["cosmos", "Cosmos DB for Table", "Run the same code against tablelab's model of Azure Cosmos DB for Table: results not in key order, every property indexed, tighter limits"],
+    ]) {
+      const b = el("button", "run-target-option", label);
+      b.type = "button";
+      b.title = title;
+      b.dataset.target = target;
+      b.setAttribute("aria-pressed", String(target === side));
+      b.addEventListener("click", () => choose(target));
+      targetButtons.push(b);
+      group.append(b);
+    }
+    bar.append(group);
+  }
 
   const editorBox = el("div", "run-editor");
   figure.insertBefore(editorBox, code ?? output);
@@ -66,16 +103,26 @@ function enhance(figure, runHost) {
   let runs = 0;
   const editor = createEditor(editorBox, source, () => start(), `Example ${figure.id || ""} code`.trim());
 
+  // choose switches the side the example runs on, and runs it there.
+  function choose(target) {
+    if (target === side || !sides[target]) return;
+    if (figure.dataset.state === "running") runHost.peek()?.stop();
+    side = target;
+    figure.dataset.target = side;
+    for (const b of targetButtons) b.setAttribute("aria-pressed", String(b.dataset.target === side));
+    start();
+  }
+
   async function start() {
     if (figure.dataset.state === "running") return;
     const mine = ++runs;
+    const { store, expected, declared, name } = sides[side];
     figure.dataset.state = "running";
     delete figure.dataset.matches;
     runButton.disabled = true;
     stopButton.hidden = false;
     const printed = el("pre", "run-printed");
     output.replaceChildren(printed, el("p", "run-status", "Running…"));
-    const store = `example-${figure.id || "anon"}`;
     let result;
     const heat = new Heat();
     try {
@@ -93,10 +140,10 @@ function enhance(figure, runHost) {
       result = { output: printed.textContent, queries: [], plans: [], error: { name: "Error", message: err.message } };
     }
     if (mine !== runs) return;
-    show(result, printed, heat.summary());
+    show(result, printed, heat.summary(), expected, declared, name);
   }
 
-  function show(result, printed, heatSummary) {
+  function show(result, printed, heatSummary, expected, declared, name) {
     runButton.disabled = false;
     stopButton.hidden = true;
     printed.textContent = result.output;
@@ -111,7 +158,7 @@ function enhance(figure, runHost) {
     if (expected !== null && result.error?.name !== "Stopped") {
       const same = result.output.trimEnd() === expected.trimEnd() && (declared.length === 0 || sameList(result.plans, declared));
       figure.dataset.matches = String(same);
-      parts.push(el("p", `run-check ${same ? "run-check-ok" : "run-check-differs"}`, same ? "✓ Matches the expected output" + (declared.length ? " and plans" : "") : "≠ Differs from the expected output" + (declared.length ? " or plans" : "")));
+      parts.push(el("p", `run-check ${same ? "run-check-ok" : "run-check-differs"}`, (same ? "✓ Matches the expected output" + (declared.length ? " and plans" : "") : "≠ Differs from the expected output" + (declared.length ? " or plans" : "")) + name));
     }
     output.replaceChildren(...parts);
     figure.dataset.state = result.error ? (result.error.name === "Stopped" ? "stopped" : "error") : "done";
