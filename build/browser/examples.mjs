@@ -54,8 +54,11 @@ function inner(html, tag, cls) {
 
 /**
  * The run examples of one page's HTML, in page order: {id, plans, source,
- * expected}. plans is the declared list (empty when none is declared);
- * expected is undefined when the example declares no output.
+ * expected, cosmos}. plans is the declared list (empty when none is
+ * declared); expected is undefined when the example declares no output.
+ * cosmos is {plans, expected} when the example also declares what it
+ * answers under the Cosmos DB for Table profile (its switch), else
+ * undefined.
  */
 export function examplesOf(html) {
   const out = [];
@@ -65,12 +68,20 @@ export function examplesOf(html) {
     const source = inner(m[2], "textarea", "run-source");
     const expected = inner(m[2], "pre", "run-expected");
     const plans = (attrs["data-plans"] ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+    const cosmosExpected = inner(m[2], "pre", "run-expected-cosmos");
     out.push({
       id: attrs.id ?? "",
       plans,
       // A textarea's first newline is not part of its value, as in the browser.
       source: source === undefined ? undefined : unescapeHTML(source).replace(/^\r?\n/, ""),
       expected: expected === undefined ? undefined : unescapeHTML(expected).replace(/^\r?\n/, ""),
+      cosmos:
+        cosmosExpected === undefined
+          ? undefined
+          : {
+              plans: (attrs["data-cosmos-plans"] ?? "").split(",").map((p) => p.trim()).filter(Boolean),
+              expected: unescapeHTML(cosmosExpected).replace(/^\r?\n/, ""),
+            },
     });
   }
   return out;
