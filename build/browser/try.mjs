@@ -2,6 +2,8 @@
 // files named on the command line in Node, through the site's runner with
 // the real SDKs, against a fresh `go run . -memory`, and prints what each
 // printed and the plans of its queries beside what the block declares.
+// A block with cosmos-plans=… and an output cosmos block runs a second
+// time, against `go run . -memory -cosmos`, held to those.
 // The parity tier is the check; this is for the writer.
 //
 //	node build/browser/try.mjs content/concepts/queries.md [more.md …]
@@ -16,7 +18,11 @@ import { settled } from "./examples.mjs";
 const { run, sdkOf } = await import(join(repoRoot, "site/play/runner.js"));
 const sdk = sdkOf(tables, blobs, queues);
 
-/** The run blocks of one Markdown text: {line, plans, source, expected}. */
+/**
+ * The run blocks of one Markdown text: {line, plans, source, expected,
+ * cosmos}, where cosmos is {plans, expected} for a block that declares
+ * its Cosmos DB for Table side.
+ */
 function blocks(text) {
   const lines = text.split("\n");
   const out = [];
@@ -24,7 +30,8 @@ function blocks(text) {
     const open = /^\s{0,3}(`{3,}|~{3,})\s*js\s+run\b(.*)$/.exec(lines[i]);
     if (!open) continue;
     const fence = open[1];
-    const plansWord = /plans=(\S*)/.exec(open[2]);
+    const plansWord = /(?:^|\s)plans=(\S*)/.exec(open[2]);
+    const cosmosWord = /(?:^|\s)cosmos-plans=(\S*)/.exec(open[2]);
     const body = [];
     let j = i + 1;
     for (; j < lines.length && !lines[j].trim().startsWith(fence); j++) body.push(lines[j]);
@@ -43,6 +50,16 @@ function blocks(text) {
       for (; m < lines.length && !lines[m].trim().startsWith(out2[1]); m++) exp.push(lines[m]);
       ex.expected = exp.join("\n") + "\n";
       j = m;
+      let n = j + 1;
+      while (n < lines.length && lines[n].trim() === "") n++;
+      const cos = /^\s{0,3}(`{3,}|~{3,})\s*output\s+cosmos\s*$/.exec(lines[n] ?? "");
+      if (cos) {
+        const got = [];
+        let o = n + 1;
+        for (; o < lines.length && !lines[o].trim().startsWith(cos[1]); o++) got.push(lines[o]);
+        ex.cosmos = { plans: cosmosWord ? cosmosWord[1].split(",").filter(Boolean) : [], expected: got.join("\n") + "\n" };
+        j = o;
+      }
     }
     out.push(ex);
     i = j;
@@ -58,25 +75,29 @@ if (files.length === 0) {
 let bad = 0;
 for (const file of files) {
   for (const ex of blocks(readFileSync(resolve(file), "utf8"))) {
-    // A server per example: each starts from empty tables, as each Run in
-    // the browser does with its own store.
-    const server = await startServer();
-    try {
-      const r = await run(ex.source, {
-        sdk,
-        connectionString: connectionString(server),
-        clientOptions: { allowInsecureConnection: true },
-      });
-      const outOK = settled(r.output) === settled(ex.expected);
-      const plansOK = JSON.stringify(r.plans) === JSON.stringify(ex.plans);
-      if (!outOK || !plansOK || r.error) bad++;
-      console.log(`=== ${file}:${ex.line}  output ${outOK ? "ok" : "DIFFERS"}  plans ${plansOK ? "ok" : "DIFFER"}${r.error ? "  THREW" : ""}`);
-      if (r.error) console.log("error:", JSON.stringify(r.error));
-      console.log(`plans: ${r.plans.join(",")}${plansOK ? "" : `   (declared: ${ex.plans.join(",")})`}`);
-      console.log(r.output.replace(/\n$/, ""));
-      if (!outOK && ex.expected !== undefined) console.log(`--- declared:\n${ex.expected.replace(/\n$/, "")}`);
-    } finally {
-      await server.stop();
+    const sides = [["", [], ex]];
+    if (ex.cosmos) sides.push([" (cosmos)", ["-cosmos"], ex.cosmos]);
+    for (const [label, args, want] of sides) {
+      // A server per example: each starts from empty tables, as each Run
+      // in the browser does with its own store.
+      const server = await startServer({ args });
+      try {
+        const r = await run(ex.source, {
+          sdk,
+          connectionString: connectionString(server),
+          clientOptions: { allowInsecureConnection: true },
+        });
+        const outOK = settled(r.output) === settled(want.expected);
+        const plansOK = JSON.stringify(r.plans) === JSON.stringify(want.plans);
+        if (!outOK || !plansOK || r.error) bad++;
+        console.log(`=== ${file}:${ex.line}${label}  output ${outOK ? "ok" : "DIFFERS"}  plans ${plansOK ? "ok" : "DIFFER"}${r.error ? "  THREW" : ""}`);
+        if (r.error) console.log("error:", JSON.stringify(r.error));
+        console.log(`plans: ${r.plans.join(",")}${plansOK ? "" : `   (declared: ${want.plans.join(",")})`}`);
+        console.log(r.output.replace(/\n$/, ""));
+        if (!outOK && want.expected !== undefined) console.log(`--- declared:\n${want.expected.replace(/\n$/, "")}`);
+      } finally {
+        await server.stop();
+      }
     }
   }
 }
