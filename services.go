@@ -18,6 +18,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/auth/bearer"
 	"github.com/tablelab/tablelab/engine/api/blobapi"
 	"github.com/tablelab/tablelab/engine/api/queueapi"
+	accountsettings "github.com/tablelab/tablelab/engine/api/settings"
 	"github.com/tablelab/tablelab/engine/blob"
 	"github.com/tablelab/tablelab/engine/queue"
 	"github.com/valyala/fasthttp"
@@ -91,7 +92,7 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 		}
 		closers = append(closers, closeSettings)
 		services = append(services, &service{name: "Table", flag: "table-addr", addr: cfg.tableAddr,
-			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: settings, Cosmos: cfg.cosmos})})
+			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: accountsettings.New(settings), Cosmos: cfg.cosmos})})
 	}
 	return services, closeAll, nil
 }

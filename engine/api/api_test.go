@@ -375,5 +375,15 @@ func TestBatchQuery(t *testing.T) {
 func TestUnsupportedAnswersHonestly(t *testing.T) {
 	c := newClient(t)
 	c.wantError(c.do("GET", "/nosuch?comp=acl", ""), 404, "TableNotFound")
+	// A host that keeps no settings (the browser's) answers the defaults
+	// and refuses changes; package settings keeps them on the server.
+	if r := c.want(c.do("GET", "/?restype=service&comp=properties", ""), 200); !strings.Contains(string(r.Body), "<Cors />") {
+		t.Errorf("default properties: %s", r.Body)
+	}
+	c.wantError(c.do("PUT", "/?restype=service&comp=properties", "<StorageServiceProperties/>"), 501, "NotImplemented")
+	if r := c.want(c.do("GET", "/people?comp=acl", ""), 200); !strings.Contains(string(r.Body), "<SignedIdentifiers />") {
+		t.Errorf("default ACL: %s", r.Body)
+	}
+	c.wantError(c.do("PUT", "/people?comp=acl", "<SignedIdentifiers/>"), 501, "NotImplemented")
 	c.wantError(c.do("POST", "/Tables", `{"TableName":"$MetricsTable"}`), 400, "InvalidResourceName")
 }

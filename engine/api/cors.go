@@ -26,11 +26,11 @@ func (c *call) preflight() error {
 		return svcerr.With(svcerr.InvalidCorsHeaderValue, "A CORS preflight request needs an Access-Control-Request-Method header.")
 	}
 	headers := c.req.Header.Get("Access-Control-Request-Headers")
-	props, err := c.accountProperties()
+	rules, err := c.corsRules()
 	if err != nil {
 		return err
 	}
-	for _, r := range props.Cors {
+	for _, r := range rules {
 		if !r.allowsOrigin(origin) || !r.allowsMethod(method) || !r.allowsHeaders(headers) {
 			continue
 		}
@@ -48,14 +48,14 @@ func (c *call) preflight() error {
 	return svcerr.New(svcerr.CorsPreflightFailure)
 }
 
-// accountProperties are the properties of the account the request names.
-func (c *call) accountProperties() (*Properties, error) {
+// corsRules are the CORS rules of the account the request names.
+func (c *call) corsRules() ([]CorsRule, error) {
 	account, _, _, err := Address(c.req)
 	if err != nil {
 		return nil, err
 	}
 	account, _ = auth.Primary(account)
-	return c.s.settings.properties(account)
+	return c.s.settings.CorsRules(account)
 }
 
 // corsHeaders adds to resp, the answer to a request that named an Origin,
@@ -65,12 +65,12 @@ func (c *call) corsHeaders(resp *Response) {
 	if origin == "" || c.req.Method == "OPTIONS" {
 		return
 	}
-	props, err := c.accountProperties()
-	if err != nil || len(props.Cors) == 0 {
+	rules, err := c.corsRules()
+	if err != nil || len(rules) == 0 {
 		return
 	}
 	h := &resp.Header
-	for _, r := range props.Cors {
+	for _, r := range rules {
 		if !r.allowsOrigin(origin) || !r.allowsMethod(c.req.Method) {
 			continue
 		}
@@ -92,6 +92,15 @@ func (c *call) corsHeaders(resp *Response) {
 	}
 	// The answer depends on the origin even when no rule matched it.
 	h.Set("Vary", "Origin")
+}
+
+// A CorsRule lets pages of some origins call the service with some methods.
+type CorsRule struct {
+	AllowedOrigins []string // "*" alone allows every origin
+	AllowedMethods []string
+	AllowedHeaders []string // a name ending in * allows a prefix
+	ExposedHeaders []string
+	MaxAge         int
 }
 
 func (r *CorsRule) allowsOrigin(origin string) bool {
@@ -136,4 +145,15 @@ func matchesAny(name string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -42,10 +42,10 @@ type Options struct {
 	Verifier *auth.Verifier
 	// NewID returns request ids; nil uses random UUIDs.
 	NewID func() string
-	// Settings is the store of what accounts set about the service: its
-	// properties and CORS rules. Nil keeps them in memory. The host gives
-	// a store as durable as the tables'.
-	Settings *engine.Store
+	// Settings keeps what accounts set about the service (package
+	// settings, over a store as durable as the tables'). Nil answers the
+	// service's defaults and refuses to change them.
+	Settings Settings
 	// Cosmos answers as Azure Cosmos DB for Table differs from Table
 	// storage where a design notices (see cosmos.go): query results not
 	// in key order, filters on any property answered by an index, a
@@ -62,7 +62,7 @@ type Server struct {
 	now      func() time.Time
 	newID    func() string
 	date     dateHeader
-	settings *settings
+	settings Settings
 	cosmos   bool
 }
 
@@ -71,7 +71,10 @@ type Server struct {
 // whoever sets the store's clock sets the server's. A nil store makes a
 // server that answers every request with an error, on the system clock.
 func NewServer(store *engine.Store, opts Options) *Server {
-	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: newSettings(opts.Settings), cosmos: opts.Cosmos}
+	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: opts.Settings, cosmos: opts.Cosmos}
+	if s.settings == nil {
+		s.settings = noSettings{}
+	}
 	if store != nil {
 		s.now = store.Now
 	}
@@ -83,7 +86,7 @@ func NewServer(store *engine.Store, opts Options) *Server {
 	}
 	if s.verifier.Policies == nil {
 		// SAS tokens naming a stored access policy read this server's.
-		s.verifier.Policies = s.settings.policy
+		s.verifier.Policies = s.settings.Policy
 	}
 	return s
 }

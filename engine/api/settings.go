@@ -1,216 +1,56 @@
 package api
 
 import (
-	"strconv"
-	"strings"
-	"sync"
-	"time"
-
-	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/auth"
-	"github.com/tablelab/tablelab/engine/edm"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
-// settingsTable is the table of the settings store that holds, per
-// account (the PartitionKey), the service's properties (RowKey
-// "properties") and each table's stored access policies (RowKey "acl."
-// and the table's name in lower case).
-const settingsTable = "TableSettings"
-
-// settings keeps what an account sets about its Table service — its
-// properties, CORS rules among them — in a store of its own, so that they
-// are exactly as durable as the data, and caches them, since every request
-// from a browser page reads the CORS rules.
-type settings struct {
-	store *engine.Store
-	mu    sync.Mutex
-	props map[string]*Properties   // by account; read-only once cached
-	acls  map[string][]auth.Policy // by account and "acl." row key
+// Settings keeps what an account sets about its Table service: the
+// service's properties (the CORS rules every request is held to among
+// them) and each table's stored access policies. Package settings keeps
+// them in a store; a host that gives none (the browser's, whose page has
+// no other origin to admit and one owner) gets the service's defaults and
+// a refusal to change them, and links none of that code.
+type Settings interface {
+	// PropertiesXML is the body of Get Table Service Properties.
+	PropertiesXML(account string) ([]byte, error)
+	// SetProperties reads a Set Table Service Properties body and keeps
+	// what it sets.
+	SetProperties(account string, body []byte) error
+	// CorsRules are the account's CORS rules, in their order.
+	CorsRules(account string) ([]CorsRule, error)
+	// ACLXML is the body of Get Table ACL.
+	ACLXML(account, table string) ([]byte, error)
+	// SetACL reads a Set Table ACL body and keeps its policies; an
+	// empty body removes them.
+	SetACL(account, table string, body []byte) error
+	// DeleteACL removes a deleted table's policies.
+	DeleteACL(account, table string) error
+	// Policy finds one stored access policy, for a SAS naming it.
+	Policy(account, table, id string) (auth.Policy, bool)
 }
 
-func newSettings(store *engine.Store) *settings {
-	if store == nil {
-		store = engine.New(engine.Options{})
-	}
-	return &settings{store: store, props: map[string]*Properties{}, acls: map[string][]auth.Policy{}}
+// noSettings is the Settings of a host that keeps none.
+type noSettings struct{}
+
+func (noSettings) PropertiesXML(string) ([]byte, error) {
+	return []byte(`<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging><Version>1.0</Version><Delete>false</Delete><Read>false</Read><Write>false</Write><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></HourMetrics><MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>`), nil
 }
 
-// properties returns account's properties, the defaults until it sets any.
-func (st *settings) properties(account string) (*Properties, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if p := st.props[account]; p != nil {
-		return p, nil
-	}
-	p := defaultProperties()
-	l, err := st.store.Get(settingsTable, account, "properties")
-	switch {
-	case err == nil:
-		for _, prop := range l.Entity.Properties {
-			if prop.Name == "Xml" {
-				if p, err = ParseProperties([]byte(prop.Value.Str()), p); err != nil {
-					return nil, svcerr.With(svcerr.InternalError, "the stored service properties are unreadable: "+err.Error())
-				}
-			}
-		}
-	case svcerr.Is(err, svcerr.TableNotFound), svcerr.Is(err, svcerr.ResourceNotFound):
-	default:
-		return nil, err
-	}
-	st.props[account] = p
-	return p, nil
+func (noSettings) SetProperties(string, []byte) error { return notKept() }
+
+func (noSettings) CorsRules(string) ([]CorsRule, error) { return nil, nil }
+
+func (noSettings) ACLXML(string, string) ([]byte, error) {
+	return []byte(`<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers />`), nil
 }
 
-// setProperties stores p as account's properties; they hold once the
-// write is durable.
-func (st *settings) setProperties(account string, p *Properties) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if err := st.ensureTable(); err != nil {
-		return err
-	}
-	e := &engine.Entity{PartitionKey: account, RowKey: "properties",
-		Properties: []engine.Property{{Name: "Xml", Value: edm.StringValue(string(p.AppendXML(nil)))}}}
-	if _, err := st.store.Write(settingsTable, engine.Op{Kind: engine.InsertOrReplace, Entity: e}); err != nil {
-		return err
-	}
-	st.props[account] = p
-	return nil
-}
+func (noSettings) SetACL(string, string, []byte) error { return notKept() }
 
-func aclRow(table string) string { return "acl." + strings.ToLower(table) }
+func (noSettings) DeleteACL(string, string) error { return nil }
 
-// acl returns the stored access policies of account's table.
-func (st *settings) acl(account, table string) ([]auth.Policy, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	key := account + "/" + aclRow(table)
-	if p, ok := st.acls[key]; ok {
-		return p, nil
-	}
-	var out []auth.Policy
-	l, err := st.store.Get(settingsTable, account, aclRow(table))
-	switch {
-	case err == nil:
-		out = policiesOf(l.Entity)
-	case svcerr.Is(err, svcerr.TableNotFound), svcerr.Is(err, svcerr.ResourceNotFound):
-	default:
-		return nil, err
-	}
-	st.acls[key] = out
-	return out, nil
-}
+func (noSettings) Policy(string, string, string) (auth.Policy, bool) { return auth.Policy{}, false }
 
-// setACL stores the policies of account's table; none deletes them.
-func (st *settings) setACL(account, table string, policies []auth.Policy) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if err := st.ensureTable(); err != nil {
-		return err
-	}
-	e := &engine.Entity{PartitionKey: account, RowKey: aclRow(table)}
-	op := engine.Op{Kind: engine.Delete, Entity: e, IfMatch: "*"}
-	if len(policies) > 0 {
-		op = engine.Op{Kind: engine.InsertOrReplace, Entity: e}
-		for i, p := range policies {
-			n := strconv.Itoa(i)
-			e.Properties = append(e.Properties,
-				engine.Property{Name: "Id" + n, Value: edm.StringValue(p.ID)},
-				engine.Property{Name: "Permissions" + n, Value: edm.StringValue(p.Permissions)},
-				engine.Property{Name: "Start" + n, Value: edm.StringValue(timeText(p.Start))},
-				engine.Property{Name: "Expiry" + n, Value: edm.StringValue(timeText(p.Expiry))})
-		}
-	}
-	if _, err := st.store.Write(settingsTable, op); err != nil && !svcerr.Is(err, svcerr.ResourceNotFound) {
-		return err
-	}
-	st.acls[account+"/"+aclRow(table)] = policies
-	return nil
-}
-
-// policy finds one stored access policy, for auth.Verifier.Policies.
-func (st *settings) policy(account, table, id string) (auth.Policy, bool) {
-	ps, err := st.acl(account, table)
-	if err != nil {
-		return auth.Policy{}, false
-	}
-	for _, p := range ps {
-		if p.ID == id {
-			return p, true
-		}
-	}
-	return auth.Policy{}, false
-}
-
-func (st *settings) ensureTable() error {
-	if _, ok := st.store.TableExists(settingsTable); ok {
-		return nil
-	}
-	if err := st.store.CreateTable(settingsTable); err != nil && !svcerr.Is(err, svcerr.TableAlreadyExists) {
-		return err
-	}
-	return nil
-}
-
-// policiesOf reads back what setACL wrote: properties Id0, Permissions0,
-// Start0, Expiry0, Id1, …
-func policiesOf(e *engine.Entity) []auth.Policy {
-	get := func(name string) (string, bool) {
-		for _, p := range e.Properties {
-			if p.Name == name {
-				return p.Value.Str(), true
-			}
-		}
-		return "", false
-	}
-	var out []auth.Policy
-	for i := 0; ; i++ {
-		n := strconv.Itoa(i)
-		id, ok := get("Id" + n)
-		if !ok {
-			return out
-		}
-		p := auth.Policy{ID: id}
-		p.Permissions, _ = get("Permissions" + n)
-		if s, _ := get("Start" + n); s != "" {
-			p.Start, _ = auth.ParseTime(s)
-		}
-		if s, _ := get("Expiry" + n); s != "" {
-			p.Expiry, _ = auth.ParseTime(s)
-		}
-		out = append(out, p)
-	}
-}
-
-// timeText writes a policy time as the service answers it, with seven
-// fraction digits; the zero time is "".
-func timeText(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	t = t.UTC()
-	b := make([]byte, 0, 28)
-	b = appendInt(b, t.Year(), 4)
-	b = append(b, '-')
-	b = appendInt(b, int(t.Month()), 2)
-	b = append(b, '-')
-	b = appendInt(b, t.Day(), 2)
-	b = append(b, 'T')
-	b = appendInt(b, t.Hour(), 2)
-	b = append(b, ':')
-	b = appendInt(b, t.Minute(), 2)
-	b = append(b, ':')
-	b = appendInt(b, t.Second(), 2)
-	b = append(b, '.')
-	b = appendInt(b, t.Nanosecond()/100, 7)
-	return string(append(b, 'Z'))
-}
-
-func appendInt(b []byte, v, width int) []byte {
-	s := strconv.Itoa(v)
-	for i := len(s); i < width; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
+func notKept() error {
+	return svcerr.With(svcerr.NotImplemented, "This host keeps no service settings: service properties and stored access policies need the local server or the Worker.")
 }

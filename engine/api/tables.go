@@ -34,7 +34,7 @@ func (c *call) deleteTable() error {
 	}
 	// A table made again under the name starts with no policies.
 	account, _ := auth.Primary(c.rt.account)
-	if err := c.s.settings.setACL(account, c.rt.table, nil); err != nil {
+	if err := c.s.settings.DeleteACL(account, c.rt.table); err != nil {
 		return err
 	}
 	c.resp.Status = 204

@@ -5,6 +5,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/blobapi"
 	"github.com/tablelab/tablelab/engine/api/queueapi"
+	"github.com/tablelab/tablelab/engine/api/settings"
 	"github.com/tablelab/tablelab/engine/blob"
 	"github.com/tablelab/tablelab/engine/queue"
 	"github.com/tablelab/tablelab/wasm/stores"
@@ -27,7 +28,9 @@ func core(cfg config, svc stores.Service, store *engine.Store) (api.Service, err
 		}
 		return blobapi.NewServer(b, blobapi.Options{Verifier: cfg.verifier()}), nil
 	}
-	return api.NewServer(store, api.Options{Verifier: cfg.verifier()}), nil
+	// Service properties and stored access policies live with the
+	// isolate for now, not in a Durable Object of their own.
+	return api.NewServer(store, api.Options{Verifier: cfg.verifier(), Settings: settings.New(nil)}), nil
 }
 
 // memoryCores makes the three services over stores in memory, indexed

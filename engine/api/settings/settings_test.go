@@ -1,12 +1,31 @@
-package api
+package settings_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/settings"
 )
+
+// serve answers one request to the development account on srv.
+func serve(srv *api.Server, method, target, body string, headers ...string) *api.Response {
+	r := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Body: []byte(body)}
+	for i := 0; i+1 < len(headers); i += 2 {
+		r.Header.Set(headers[i], headers[i+1])
+	}
+	return srv.Serve(r)
+}
+
+func want(t *testing.T, r *api.Response, status int, code string) *api.Response {
+	t.Helper()
+	if r.Status != status || code != "" && !strings.Contains(string(r.Body), code) {
+		t.Fatalf("got %d %s, want %d %s", r.Status, r.Body, status, code)
+	}
+	return r
+}
 
 const corsProps = `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties>
 <Cors>
@@ -20,11 +39,10 @@ const corsProps = `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperti
 // setting, bad values are refused with the service's codes and change
 // nothing, and the settings outlive the server over the same store.
 func TestServicePropertiesRoundTrip(t *testing.T) {
-	settings := engine.New(engine.Options{})
-	srv := NewServer(engine.New(engine.Options{}), Options{Verifier: &auth.Verifier{AllowAnonymous: true}, Settings: settings})
-	c := &client{t: t, srv: srv}
+	store := engine.New(engine.Options{})
+	srv := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}, Settings: settings.New(store)})
 	get := func() string {
-		return string(c.want(c.do("GET", "/?restype=service&comp=properties", ""), 200).Body)
+		return string(want(t, serve(srv, "GET", "/?restype=service&comp=properties", ""), 200, "").Body)
 	}
 	if got := get(); !strings.Contains(got, "<Cors />") || !strings.Contains(got, "<Logging><Version>1.0</Version><Delete>false</Delete>") {
 		t.Fatalf("defaults: %s", got)
@@ -32,8 +50,8 @@ func TestServicePropertiesRoundTrip(t *testing.T) {
 	logging := `<StorageServiceProperties><Logging><Version>1.0</Version><Read>true</Read><Write>false</Write><Delete>true</Delete>` +
 		`<RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></Logging>` +
 		`<HourMetrics><Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>false</IncludeAPIs><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></HourMetrics></StorageServiceProperties>`
-	c.want(c.do("PUT", "/?restype=service&comp=properties", logging), 202)
-	c.want(c.do("PUT", "/?restype=service&comp=properties", corsProps), 202)
+	want(t, serve(srv, "PUT", "/?restype=service&comp=properties", logging), 202, "")
+	want(t, serve(srv, "PUT", "/?restype=service&comp=properties", corsProps), 202, "")
 	got := get()
 	for _, want := range []string{
 		"<Read>true</Read>", "<Delete>true</Delete>", "<Days>7</Days>",
@@ -54,7 +72,7 @@ func TestServicePropertiesRoundTrip(t *testing.T) {
 		`<StorageServiceProperties><Logging><Version>1.0</Version><Read>yes</Read><Write>false</Write><Delete>false</Delete><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging></StorageServiceProperties>`:                                              "InvalidXmlNodeValue",
 		`<StorageServiceProperties><MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>true</Enabled><Days>400</Days></RetentionPolicy></MinuteMetrics></StorageServiceProperties>`:                                                     "InvalidXmlNodeValue",
 	} {
-		r := c.do("PUT", "/?restype=service&comp=properties", body)
+		r := serve(srv, "PUT", "/?restype=service&comp=properties", body)
 		if r.Status != 400 || !strings.Contains(string(r.Body), code) {
 			t.Errorf("%.60s: %d %s, want 400 %s", body, r.Status, r.Body, code)
 		}
@@ -63,8 +81,8 @@ func TestServicePropertiesRoundTrip(t *testing.T) {
 		t.Fatalf("refused sets changed the properties:\n%s\n%s", got, again)
 	}
 	// A new server over the same settings store answers the same.
-	c2 := &client{t: t, srv: NewServer(engine.New(engine.Options{}), Options{Verifier: &auth.Verifier{AllowAnonymous: true}, Settings: settings})}
-	if r := string(c2.want(c2.do("GET", "/?restype=service&comp=properties", ""), 200).Body); r != got {
+	srv2 := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}, Settings: settings.New(store)})
+	if r := string(want(t, serve(srv2, "GET", "/?restype=service&comp=properties", ""), 200, "").Body); r != got {
 		t.Fatalf("another server over the store:\n%s\nwant\n%s", r, got)
 	}
 }
@@ -74,17 +92,13 @@ func TestServicePropertiesRoundTrip(t *testing.T) {
 // included, carrying what the matching rule lets the page see.
 func TestCORS(t *testing.T) {
 	// Strict authentication: a preflight carries no credentials.
-	srv := NewServer(engine.New(engine.Options{}), Options{})
-	props, _ := ParseProperties([]byte(corsProps), defaultProperties())
-	if err := srv.settings.setProperties("devstoreaccount1", props); err != nil {
+	st := settings.New(nil)
+	if err := st.SetProperties("devstoreaccount1", []byte(corsProps)); err != nil {
 		t.Fatal(err)
 	}
-	do := func(method, target string, headers ...string) *Response {
-		r := &Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002"}
-		for i := 0; i < len(headers); i += 2 {
-			r.Header.Set(headers[i], headers[i+1])
-		}
-		return srv.Serve(r)
+	srv := api.NewServer(engine.New(engine.Options{}), api.Options{Settings: st})
+	do := func(method, target string, headers ...string) *api.Response {
+		return serve(srv, method, target, "", headers...)
 	}
 	r := do("OPTIONS", "/Tables", "Origin", "http://app.test", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "x-ms-date, Content-Type")
 	if r.Status != 200 || r.Header.Get("Access-Control-Allow-Origin") != "http://app.test" || r.Header.Get("Access-Control-Allow-Methods") != "POST" ||

@@ -1,4 +1,4 @@
-package api
+package settings_test
 
 import (
 	"strings"
@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/tablelab/tablelab/engine"
+	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/settings"
 )
 
 // TestStoredAccessPolicies checks Set and Get Table ACL and SAS tokens
@@ -16,11 +18,11 @@ import (
 // policies.
 func TestStoredAccessPolicies(t *testing.T) {
 	store := engine.New(engine.Options{})
-	srv := NewServer(store, Options{})
+	srv := api.NewServer(store, api.Options{Settings: settings.New(nil)})
 	key := auth.DevAccount().Keys[0]
 	// The owner's requests: signed with the account key (SharedKeyLite).
-	owner := func(method, target, body string) *Response {
-		r := &Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Body: []byte(body)}
+	owner := func(method, target, body string) *api.Response {
+		r := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Body: []byte(body)}
 		date := store.Now().UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
 		path, _, _ := strings.Cut(r.Target, "?")
 		comp := ""
@@ -33,13 +35,13 @@ func TestStoredAccessPolicies(t *testing.T) {
 		r.Header.Set("Accept", "application/json;odata=nometadata")
 		return srv.Serve(r)
 	}
-	with := func(token, method, target, body string) *Response {
-		r := &Request{Method: method, Target: "/devstoreaccount1" + target + "?" + token, Host: "127.0.0.1:10002", Body: []byte(body)}
+	with := func(token, method, target, body string) *api.Response {
+		r := &api.Request{Method: method, Target: "/devstoreaccount1" + target + "?" + token, Host: "127.0.0.1:10002", Body: []byte(body)}
 		r.Header.Set("Content-Type", "application/json")
 		r.Header.Set("Accept", "application/json;odata=nometadata")
 		return srv.Serve(r)
 	}
-	want := func(r *Response, status int, code string) {
+	want := func(r *api.Response, status int, code string) {
 		t.Helper()
 		if r.Status != status || code != "" && !strings.Contains(string(r.Body), code) {
 			t.Fatalf("got %d %s, want %d %s", r.Status, r.Body, status, code)

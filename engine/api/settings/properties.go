@@ -1,9 +1,10 @@
-package api
+package settings
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/xmlwire"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
@@ -16,7 +17,7 @@ type Properties struct {
 	Logging       Logging
 	HourMetrics   Metrics
 	MinuteMetrics Metrics
-	Cors          []CorsRule
+	Cors          []api.CorsRule
 }
 
 // Logging is the <Logging> element.
@@ -38,15 +39,6 @@ type Metrics struct {
 type Retention struct {
 	Enabled bool
 	Days    int
-}
-
-// A CorsRule lets pages of some origins call the service with some methods.
-type CorsRule struct {
-	AllowedOrigins []string // "*" alone allows every origin
-	AllowedMethods []string
-	AllowedHeaders []string // a name ending in * allows a prefix
-	ExposedHeaders []string
-	MaxAge         int
 }
 
 // The service's limits on CORS rules.
@@ -135,7 +127,7 @@ func ParseProperties(body []byte, cur *Properties) (*Properties, error) {
 		return nil, nodeValue("the root element must be StorageServiceProperties, not " + root.Name)
 	}
 	p := *cur
-	p.Cors = append([]CorsRule(nil), cur.Cors...)
+	p.Cors = append([]api.CorsRule(nil), cur.Cors...)
 	if e := root.Child("Logging"); e != nil {
 		var l Logging
 		if l.Version, err = version(e); err != nil {
@@ -241,7 +233,7 @@ func retention(e *xmlwire.Element, parent string) (Retention, error) {
 	return Retention{Enabled: true, Days: days}, nil
 }
 
-func corsRule(e *xmlwire.Element) (CorsRule, error) {
+func corsRule(e *xmlwire.Element) (api.CorsRule, error) {
 	text := func(name string) (string, bool) {
 		c := e.Child(name)
 		if c == nil {
@@ -249,7 +241,7 @@ func corsRule(e *xmlwire.Element) (CorsRule, error) {
 		}
 		return strings.TrimSpace(c.Text), true
 	}
-	var r CorsRule
+	var r api.CorsRule
 	origins, ok := text("AllowedOrigins")
 	if !ok || origins == "" {
 		return r, nodeValue("a CorsRule needs AllowedOrigins")
