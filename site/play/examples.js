@@ -106,7 +106,12 @@ function enhance(figure, runHost) {
   // choose switches the side the example runs on, and runs it there.
   function choose(target) {
     if (target === side || !sides[target]) return;
-    if (figure.dataset.state === "running") runHost.peek()?.stop();
+    if (figure.dataset.state === "running") {
+      // The run under way is the other side's: its result is dropped.
+      runs++;
+      runHost.peek()?.stop();
+      figure.dataset.state = "stopped";
+    }
     side = target;
     figure.dataset.target = side;
     for (const b of targetButtons) b.setAttribute("aria-pressed", String(b.dataset.target === side));
