@@ -37,6 +37,35 @@ export async function runFigure(page, id) {
   }));
 }
 
+/**
+ * Switches the example figure#id of page to target ("table" or "cosmos")
+ * with its Table storage | Cosmos DB for Table switch, which runs the
+ * code again on that side, and waits until it has finished: what
+ * runFigure returns, and target, the side the figure says it ran on.
+ */
+export async function switchFigure(page, id, target) {
+  const figure = page.locator(`figure[id="${id}"]`);
+  await page.waitForFunction((id) => !["running"].includes(document.getElementById(id)?.dataset.state), id, { timeout: runLimitMs });
+  await figure.locator(`button.run-target-option[data-target="${target}"]`).click();
+  await page.waitForFunction(
+    ([id, target]) => {
+      const f = document.getElementById(id);
+      return f?.dataset.target === target && !["ready", "running"].includes(f.dataset.state);
+    },
+    [id, target],
+    { timeout: runLimitMs },
+  );
+  return figure.evaluate((f) => ({
+    state: f.dataset.state,
+    target: f.dataset.target,
+    pressed: f.querySelector(`button.run-target-option[aria-pressed="true"]`)?.dataset.target,
+    output: f.querySelector(".run-printed")?.textContent ?? "",
+    plans: [...f.querySelectorAll("li.run-plan")].map((li) => li.dataset.plan),
+    error: f.querySelector(".run-error")?.textContent ?? "",
+    matches: f.dataset.matches,
+  }));
+}
+
 /** The page of the built site that holds the playground. */
 export function playgroundPage(dist) {
   const found = htmlPages(dist).filter((p) => readFileSync(`${dist}/${p}`, "utf8").includes('id="playground"'));
