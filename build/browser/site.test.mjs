@@ -15,7 +15,7 @@ import { insertBatch, request } from "./rawhttp.mjs";
 import { outDir, writeBrowserRecord } from "./record.mjs";
 import { connectionString, distDir, requireDist, startServer } from "./server.mjs";
 import { TableClient } from "@azure/data-tables";
-import { openPlayground, playgroundPage, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
+import { openPlayground, playgroundPage, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram, switchFigure } from "./ui.mjs";
 
 const missing = missingBrowser();
 if (missing) {
@@ -132,6 +132,20 @@ function siteInChromium() {
         assert.equal(got.matches, "true", `${path}#${ex.id}: the page's own check of its output and plans`);
         assert.equal(settled(got.output), settled(ex.expected), `${path}#${ex.id}: output`);
         assert.deepEqual(got.plans, ex.plans, `${path}#${ex.id}: plans shown`);
+        if (!ex.cosmos) continue;
+        // The same code again under the Cosmos DB for Table profile, by
+        // its switch, and back: each side shows its own answers.
+        const key = `${path}#${ex.id}@cosmos`;
+        const cosmos = await switchFigure(page, ex.id, "cosmos");
+        record[key] = { source: ex.source, output: cosmos.output, plans: cosmos.plans };
+        assert.equal(cosmos.state, "done", `${key}: ended ${cosmos.state}: ${cosmos.error}`);
+        assert.equal(cosmos.pressed, "cosmos", `${key}: the switch shows the side that ran`);
+        assert.equal(cosmos.matches, "true", `${key}: the page's own check of its Cosmos output and plans`);
+        assert.equal(settled(cosmos.output), settled(ex.cosmos.expected), `${key}: output`);
+        assert.deepEqual(cosmos.plans, ex.cosmos.plans, `${key}: plans shown`);
+        const back = await switchFigure(page, ex.id, "table");
+        assert.equal(back.matches, "true", `${path}#${ex.id}: switched back to Table storage`);
+        assert.equal(settled(back.output), settled(ex.expected), `${path}#${ex.id}: output after switching back`);
       }
       assert.deepEqual(problems, [], `${path}: problems`);
       await page.close();
@@ -674,7 +688,7 @@ print("done");`;
     await page.close();
   });
 
-  test("screenshots of the pattern guide: log tail, index entities and high-volume delete after their examples ran, and the pattern map in light, dark and on a phone (out/)", async (t) => {
+  test("screenshots of the pattern guide: log tail, index entities and high-volume delete after their examples ran, the Cosmos DB for Table page on both sides of its switch, and the pattern map in light, dark and on a phone (out/)", async (t) => {
     const missing = [];
     for (const path of ["patterns/log-tail.html", "patterns/index-entities.html", "patterns/high-volume-delete.html"]) {
       if (!pages.includes(path)) {
@@ -690,6 +704,20 @@ print("done");`;
       assert.deepEqual(problems, [], path);
       await page.close();
     }
+    // The Cosmos DB for Table page with each example run on both sides of
+    // its switch: Table storage shown, then Cosmos DB for Table.
+    const cosmosPage = "concepts/cosmos-db.html";
+    if (pages.includes(cosmosPage)) {
+      const { page, problems } = await open(cosmosPage);
+      const toggled = examples.filter((e) => e.page === cosmosPage && e.cosmos);
+      assert.ok(toggled.length > 0, `${cosmosPage}: no example with the switch`);
+      for (const ex of toggled) assert.equal((await runFigure(page, ex.id)).matches, "true", `${cosmosPage}#${ex.id}`);
+      await page.screenshot({ path: join(outDir, "cosmos-table.png"), fullPage: true });
+      for (const ex of toggled) assert.equal((await switchFigure(page, ex.id, "cosmos")).matches, "true", `${cosmosPage}#${ex.id}@cosmos`);
+      await page.screenshot({ path: join(outDir, "cosmos-cosmos.png"), fullPage: true });
+      assert.deepEqual(problems, [], cosmosPage);
+      await page.close();
+    } else missing.push(cosmosPage);
     const map = "patterns/map.html";
     if (pages.includes(map)) {
       const patterns = pages.filter((p) => p.startsWith("patterns/") && p !== map);
