@@ -97,7 +97,19 @@ function knowsFlag(bin, name) {
  * its site on another free port; args are added to the command line.
  * Returns the ports, whether it serves the site, and stop().
  */
-export async function startServer({ site = false, args: extra = [] } = {}) {
+export async function startServer(opts = {}) {
+  // A port found free may be taken before the server binds it (another
+  // test's server on this machine): try again with fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/.test(String(err.message))) throw err;
+    }
+  }
+}
+
+async function startServerOnce({ site = false, args: extra = [] } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
   const bin = serverBinary();
   const tablePort = await freePort(10002);
