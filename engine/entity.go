@@ -96,8 +96,20 @@ func ETagOf(ticks int64) string {
 }
 
 // sortProperties orders props by name, the order Property relies on.
+// A write's properties are few, and often sorted already (a body the
+// decoder sorted, a merge): they are checked, and sorted by insertion,
+// without the calls through a comparison func that slices.SortFunc
+// makes, each dear in WebAssembly.
 func sortProperties(props []Property) {
-	slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
+	if len(props) > 16 {
+		slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
+		return
+	}
+	for i := 1; i < len(props); i++ {
+		for j := i; j > 0 && props[j].Name < props[j-1].Name; j-- {
+			props[j], props[j-1] = props[j-1], props[j]
+		}
+	}
 }
 
 // encodeEntity returns the stored form of e with the given timestamp. The

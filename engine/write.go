@@ -76,7 +76,10 @@ func (r Result) ETag() string {
 // and keeps the entity as the Result. Every write gets a new Timestamp and
 // ETag, unique within the store.
 func (s *Store) Write(tableName string, op Op) (Result, error) {
-	rs, err := s.apply(tableName, []Op{op}, false)
+	// The result goes in an array of the caller's: one allocation less
+	// per write.
+	var one [1]Result
+	rs, err := s.apply(tableName, []Op{op}, false, one[:0])
 	if err != nil {
 		return Result{}, err
 	}
@@ -88,10 +91,12 @@ func (s *Store) Write(tableName string, op Op) (Result, error) {
 // either none of it or all of it. A failure is a *svcerr.Error whose Index
 // names the failing operation.
 func (s *Store) Batch(tableName string, ops []Op) ([]Result, error) {
-	return s.apply(tableName, ops, true)
+	return s.apply(tableName, ops, true, nil)
 }
 
-func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) {
+// apply makes the writes, and returns their results in buf when it has
+// room for them.
+func (s *Store) apply(tableName string, ops []Op, batch bool, buf []Result) ([]Result, error) {
 	fail := func(i int, err error) ([]Result, error) {
 		e := svcerr.From(err)
 		if batch {
@@ -150,9 +155,13 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 		return fail(0, svcerr.New(svcerr.TableNotFound))
 	}
 	if !batch && (ops[0].Kind == Insert || ops[0].Kind == InsertOrReplace) {
-		return s.put(t, ops[0])
+		return s.put(t, ops[0], buf)
 	}
-	results := make([]Result, len(ops))
+	results := buf[:0]
+	if cap(results) < len(ops) {
+		results = make([]Result, 0, len(ops))
+	}
+	results = results[:len(ops)]
 	changes := make([]keyspace.Change, len(ops))
 	// Each operation touches a different entity, so each can be decided
 	// against the tree as it is; nothing changes until all have passed.
@@ -183,8 +192,9 @@ func (s *Store) apply(tableName string, ops []Op, batch bool) ([]Result, error) 
 // put writes one entity that does not depend on what it replaces, in a
 // single descent of the tree: an insert that finds the key taken puts
 // the old entity back, which is rare, instead of looking first, which is
-// every time. It is called with mu held for writing and releases it.
-func (s *Store) put(t *table, op Op) ([]Result, error) {
+// every time. It is called with mu held for writing and releases it. The
+// result goes in buf.
+func (s *Store) put(t *table, op Op, buf []Result) ([]Result, error) {
 	e := op.Entity
 	ticks := s.nextTicks()
 	e.Timestamp = ticks
@@ -203,7 +213,7 @@ func (s *Store) put(t *table, op Op) ([]Result, error) {
 	if err := s.wait(w); err != nil {
 		return nil, err
 	}
-	return []Result{{Entity: e, Table: t.name}}, nil
+	return append(buf[:0], Result{Entity: e, Table: t.name}), nil
 }
 
 // decide works out what one operation changes, checking its preconditions

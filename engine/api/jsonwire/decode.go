@@ -22,7 +22,8 @@ type Keys struct {
 
 // field is one member of the body's object.
 type field struct {
-	name     string
+	name     string // set once the whole object is read (see decoder.object)
+	at       [2]int // the decoded name's span in the arena
 	raw      []byte // the JSON value as written
 	str      [2]int // for strings: the decoded text's span in the arena
 	isString bool
@@ -35,38 +36,36 @@ type field struct {
 // gives Prop its type, and an annotation whose property is absent is
 // ignored, as the service does. A null value leaves the property out.
 //
-// All the entity's strings share one allocation: the store keeps about a
-// million entities, and one backing string per entity keeps the heap
-// near the wire size.
+// All the entity's strings, names included, share one allocation, the
+// decoder's arena, and the members are listed in an array on the stack:
+// allocation is paid inline in WebAssembly, where the collector has no
+// second core to run on.
 func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 	d := decoder{src: body}
-	fields, err := d.object()
+	var buf [16]field // most entities have fewer members
+	fields, err := d.object(buf[:0])
 	if err != nil {
 		return nil, Keys{}, err
 	}
-	// The decoder is done with its arena and nothing writes to it again,
-	// so the entity's strings can share its memory without a copy.
-	arena := unsafe.String(unsafe.SliceData(d.arena), len(d.arena))
-	text := func(f *field) string { return arena[f.str[0]:f.str[1]] }
+	text := func(f *field) string { return d.text(f.str) }
 
-	types := map[string]string{}
 	// A body of a few members is checked for repeats pairwise, which
 	// costs less than building a set.
 	var seen map[string]bool
 	if len(fields) > 16 {
 		seen = make(map[string]bool, len(fields))
 	}
-	n := 0
+	n, annotated := 0, false
 	for i := range fields {
 		f := &fields[i]
 		if repeated(fields, i, seen) {
 			return nil, Keys{}, svcerr.New(svcerr.DuplicatePropertiesSpecified)
 		}
-		if prop, ok := strings.CutSuffix(f.name, "@odata.type"); ok {
+		if strings.HasSuffix(f.name, typeSuffix) {
 			if !f.isString {
 				return nil, Keys{}, svcerr.With(svcerr.InvalidInput, "The annotation "+f.name+" must be a string.")
 			}
-			types[prop] = text(f)
+			annotated = true
 			continue
 		}
 		if !strings.HasPrefix(f.name, "odata.") && !strings.Contains(f.name, "@") && f.name != engine.TimestampName {
@@ -96,7 +95,10 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 			continue
 		}
 		var v edm.Value
-		typ := types[name]
+		var typ string
+		if annotated {
+			typ = d.typeOf(fields, name)
+		}
 		switch {
 		case f.isString && (typ == "" || typ == "Edm.String"):
 			v = edm.StringValue(text(f))
@@ -115,6 +117,24 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 	}
 	sortProperties(e.Properties)
 	return e, keys, nil
+}
+
+// typeSuffix ends the name of the annotation that gives a property its
+// type.
+const typeSuffix = "@odata.type"
+
+// typeOf returns the type annotation of the named property, "" when it
+// has none. Annotations are few, so the members are searched rather than
+// put in a map.
+func (d *decoder) typeOf(fields []field, name string) string {
+	typ := ""
+	for i := range fields {
+		f := &fields[i]
+		if len(f.name) == len(name)+len(typeSuffix) && strings.HasPrefix(f.name, name) && strings.HasSuffix(f.name, typeSuffix) {
+			typ = d.text(f.str)
+		}
+	}
+	return typ
 }
 
 // repeated reports whether fields[i] has the name of an earlier field:
@@ -156,7 +176,8 @@ func quoteForEdm(s string) []byte {
 // DecodeTableName reads a create-table body: {"TableName":"name"}.
 func DecodeTableName(body []byte) (string, error) {
 	d := decoder{src: body}
-	fields, err := d.object()
+	var buf [4]field
+	fields, err := d.object(buf[:0])
 	if err != nil {
 		return "", err
 	}
@@ -166,7 +187,7 @@ func DecodeTableName(body []byte) (string, error) {
 			if !f.isString {
 				return "", svcerr.With(svcerr.InvalidInput, "TableName must be a string.")
 			}
-			return string(d.arena[f.str[0]:f.str[1]]), nil
+			return d.text(f.str), nil
 		}
 	}
 	return "", svcerr.New(svcerr.PropertiesNeedValue)
@@ -179,6 +200,13 @@ type decoder struct {
 	src   []byte
 	pos   int
 	arena []byte
+}
+
+// text returns the decoded text at span in the arena. Once the object is
+// read nothing writes to the arena again, so its strings share its
+// memory without a copy.
+func (d *decoder) text(span [2]int) string {
+	return unsafe.String(unsafe.SliceData(d.arena[span[0]:]), span[1]-span[0])
 }
 
 func (d *decoder) fail(what string) error {
@@ -198,14 +226,14 @@ func (d *decoder) space() {
 	d.pos = jsontext.SkipSpace(d.src, d.pos)
 }
 
-func (d *decoder) object() ([]field, error) {
+// object reads the object's members into fields, with their names set.
+func (d *decoder) object(fields []field) ([]field, error) {
 	d.arena = make([]byte, 0, len(d.src))
 	d.space()
 	if d.pos >= len(d.src) || d.src[d.pos] != '{' {
 		return nil, d.fail("expected an object")
 	}
 	d.pos++
-	fields := make([]field, 0, 16) // most entities have fewer members
 	d.space()
 	if d.pos < len(d.src) && d.src[d.pos] == '}' {
 		d.pos++
@@ -215,19 +243,18 @@ func (d *decoder) object() ([]field, error) {
 			if d.pos >= len(d.src) || d.src[d.pos] != '"' {
 				return nil, d.fail("expected a member name")
 			}
-			start := len(d.arena)
+			at := [2]int{len(d.arena), 0}
 			if err := d.str(); err != nil {
 				return nil, err
 			}
-			name := string(d.arena[start:])
-			d.arena = d.arena[:start] // names are not kept in the arena
+			at[1] = len(d.arena)
 			d.space()
 			if d.pos >= len(d.src) || d.src[d.pos] != ':' {
 				return nil, d.fail("expected ':'")
 			}
 			d.pos++
 			d.space()
-			f, err := d.value(name)
+			f, err := d.value(at)
 			if err != nil {
 				return nil, err
 			}
@@ -251,11 +278,16 @@ func (d *decoder) object() ([]field, error) {
 	if d.pos != len(d.src) {
 		return nil, d.fail("unexpected data after the object")
 	}
+	// The arena may have moved as it grew (a byte of invalid UTF-8
+	// decodes to three), so names are read from it only now.
+	for i := range fields {
+		fields[i].name = d.text(fields[i].at)
+	}
 	return fields, nil
 }
 
-func (d *decoder) value(name string) (field, error) {
-	f := field{name: name}
+func (d *decoder) value(at [2]int) (field, error) {
+	f := field{at: at}
 	if d.pos >= len(d.src) {
 		return f, d.fail("expected a value")
 	}
@@ -286,7 +318,7 @@ func (d *decoder) value(name string) (field, error) {
 			return f, err
 		}
 	case c == '{' || c == '[':
-		return f, svcerr.With(svcerr.InvalidInput, "The property "+name+" has a nested object or array; property values must be strings, numbers or booleans.")
+		return f, svcerr.With(svcerr.InvalidInput, "The property "+string(d.arena[at[0]:at[1]])+" has a nested object or array; property values must be strings, numbers or booleans.")
 	default:
 		return f, d.fail("unexpected character " + strconv.Quote(string(rune(c))))
 	}
