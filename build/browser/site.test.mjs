@@ -688,6 +688,18 @@ print("done");`;
     await page.close();
   });
 
+  // A full-page screenshot with every line drawn: the code editor draws
+  // only what is near the viewport, so a long example would show gaps in a
+  // plain full-page shot. The viewport grows to the page for the shot.
+  async function fullShot(page, file) {
+    const size = page.viewportSize();
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: size.width, height: Math.min(height, 16000) });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.screenshot({ path: join(outDir, file), fullPage: true });
+    await page.setViewportSize(size);
+  }
+
   test("screenshots of the pattern guide: log tail, index entities and high-volume delete after their examples ran, the Cosmos DB for Table page on both sides of its switch, and the pattern map in light, dark and on a phone (out/)", async (t) => {
     const missing = [];
     for (const path of ["patterns/log-tail.html", "patterns/index-entities.html", "patterns/high-volume-delete.html"]) {
@@ -700,7 +712,7 @@ print("done");`;
         const got = await runFigure(page, ex.id);
         assert.equal(got.matches, "true", `${path}#${ex.id}: ${got.output} ${got.error}`);
       }
-      await page.screenshot({ path: join(outDir, path.replace(/^patterns\//, "pattern-").replace(/\.html$/, ".png")), fullPage: true });
+      await fullShot(page, path.replace(/^patterns\//, "pattern-").replace(/\.html$/, ".png"));
       assert.deepEqual(problems, [], path);
       await page.close();
     }
@@ -712,9 +724,9 @@ print("done");`;
       const toggled = examples.filter((e) => e.page === cosmosPage && e.cosmos);
       assert.ok(toggled.length > 0, `${cosmosPage}: no example with the switch`);
       for (const ex of toggled) assert.equal((await runFigure(page, ex.id)).matches, "true", `${cosmosPage}#${ex.id}`);
-      await page.screenshot({ path: join(outDir, "cosmos-table.png"), fullPage: true });
+      await fullShot(page, "cosmos-table.png");
       for (const ex of toggled) assert.equal((await switchFigure(page, ex.id, "cosmos")).matches, "true", `${cosmosPage}#${ex.id}@cosmos`);
-      await page.screenshot({ path: join(outDir, "cosmos-cosmos.png"), fullPage: true });
+      await fullShot(page, "cosmos-cosmos.png");
       assert.deepEqual(problems, [], cosmosPage);
       await page.close();
     } else missing.push(cosmosPage);
