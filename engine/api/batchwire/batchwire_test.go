@@ -160,3 +160,43 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestOperationsStandAlone checks what the operations of a parsed change
+// set share: their header lists lie in one array and their strings in
+// one copy of the body, yet growing one operation's headers leaves the
+// next one's as they were, and the body may change after Parse.
+func TestOperationsStandAlone(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n")
+	for i := range 30 {
+		body.WriteString("--c\r\nContent-Type: application/http\r\n\r\nPOST http://h/T HTTP/1.1\r\nContent-Type: application/json\r\n")
+		for j := range i % 9 {
+			body.WriteString("X-" + strconv.Itoa(j) + ": " + strconv.Itoa(i) + "\r\n")
+		}
+		body.WriteString("\r\n{\"N\":" + strconv.Itoa(i) + "}\r\n")
+	}
+	body.WriteString("--c--\r\n--b--\r\n")
+	raw := []byte(body.String())
+	b, err := Parse("multipart/mixed; boundary=b", raw)
+	if err != nil || len(b.Requests) != 30 {
+		t.Fatalf("%v, %d operations", err, len(b.Requests))
+	}
+	for i := range b.Requests {
+		b.Requests[i].Header = append(b.Requests[i].Header, Field{"Y", "y"})
+	}
+	for i := range raw {
+		if raw[i] == 'X' {
+			raw[i] = 'Z' // the headers were copied; the bodies alias raw
+		}
+	}
+	for i, r := range b.Requests {
+		if len(r.Header) != i%9+2 || string(r.Body) != "{\"N\":"+strconv.Itoa(i)+"}" {
+			t.Fatalf("operation %d: %d headers, body %q", i, len(r.Header), r.Body)
+		}
+		for j, f := range r.Header[1 : 1+i%9] {
+			if f.Name != "X-"+strconv.Itoa(j) || f.Value != strconv.Itoa(i) {
+				t.Fatalf("operation %d header %d: %s: %s", i, j, f.Name, f.Value)
+			}
+		}
+	}
+}
