@@ -193,6 +193,9 @@ func TestOperationsStandAlone(t *testing.T) {
 		if len(r.Header) != i%9+2 || string(r.Body) != "{\"N\":"+strconv.Itoa(i)+"}" {
 			t.Fatalf("operation %d: %d headers, body %q", i, len(r.Header), r.Body)
 		}
+		if f := r.Header[0]; f.Name != "Content-Type" || f.Value != "application/json" {
+			t.Fatalf("operation %d: first header %s: %s", i, f.Name, f.Value)
+		}
 		for j, f := range r.Header[1 : 1+i%9] {
 			if f.Name != "X-"+strconv.Itoa(j) || f.Value != strconv.Itoa(i) {
 				t.Fatalf("operation %d header %d: %s: %s", i, j, f.Name, f.Value)
