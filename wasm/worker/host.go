@@ -33,8 +33,11 @@ const storageHeader = "X-Tablelab-Storage"
 // It answers into a buffer (a recorder) so that a failure halfway
 // through is still answered whole, in the service's format.
 type host struct {
-	cfg      config
-	services [3]apihttp.Handler
+	cfg config
+	// services answer each service's requests, by stores.Service.
+	services [3]func(*recorder, *http.Request)
+	// errs write each service's errors.
+	errs [3]api.Service
 	// label, when not empty, is the storageHeader value.
 	label string
 }
@@ -42,11 +45,44 @@ type host struct {
 // newHost returns a host over the three protocol cores, indexed by
 // stores.Service.
 func newHost(cfg config, cores [3]api.Service, label string) *host {
-	h := &host{cfg: cfg, label: label}
+	h := &host{cfg: cfg, label: label, errs: cores}
 	for i, core := range cores {
-		h.services[i] = apihttp.Handler{Server: core}
+		h.services[i] = func(rec *recorder, r *http.Request) { apihttp.Handler{Server: core}.ServeHTTP(rec, r) }
 	}
 	return h
+}
+
+// newDurableHost returns the host of the Durable Object mode: a request
+// a Durable Object hands the runtime (worker.mjs marks it with the call
+// that carries the object's storage) is that object's to answer; any
+// other is a client's, and the Table service's front routes it to its
+// objects. storageOf returns the storage of an object's call.
+func newDurableHost(cfg config, call caller, storageOf func(*http.Request) (storage, error)) (*host, error) {
+	errs, err := memoryCores(cfg)
+	if err != nil {
+		return nil, err
+	}
+	os, front := newObjects(cfg, call), newShards(call)
+	h := &host{cfg: cfg, errs: errs}
+	for i := range h.services {
+		h.services[i] = func(rec *recorder, r *http.Request) {
+			if r.Header.Get(hdrObject) == "" {
+				if stores.Service(i) != stores.Table {
+					// worker.mjs sends these to their objects itself.
+					panic("a client's " + stores.Service(i).String() + " request reached the runtime")
+				}
+				front.serve(rec, r)
+				return
+			}
+			st, err := storageOf(r)
+			if err != nil {
+				writeError(rec, r, svcerr.With(svcerr.InternalError, "tablelab: the object's storage: "+err.Error()))
+				return
+			}
+			os.serve(rec, r, r.Header.Get(hdrObject), r.Header.Get(hdrInstance), st)
+		}
+	}
+	return h, nil
 }
 
 // ServeHTTP implements http.Handler. The runtime is shared by every
@@ -57,7 +93,7 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	svc := h.cfg.serviceOf(r.Host)
 	if !h.serve(rec, r, svc) {
 		rec = newRecorder()
-		resp := h.services[svc].Server.Error(&api.Request{Method: r.Method, Target: r.URL.RequestURI(), Host: r.Host},
+		resp := h.errs[svc].Error(&api.Request{Method: r.Method, Target: r.URL.RequestURI(), Host: r.Host},
 			svcerr.With(svcerr.InternalError, "The server failed while answering the request; its state is unchanged."))
 		resp.Header.Each(func(name, value string) { rec.hdr[name] = []string{value} })
 		rec.WriteHeader(resp.Status)
@@ -88,7 +124,7 @@ func (h *host) serve(rec *recorder, r *http.Request, svc stores.Service) (ok boo
 			return true
 		}
 	}
-	h.services[svc].ServeHTTP(rec, r)
+	h.services[svc](rec, r)
 	return true
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,10 @@ func signed(method, target, body string) *http.Request {
 		r.Header.Set("Content-Type", "application/json")
 	}
 	date := time.Now().UTC().Format(http.TimeFormat)
-	path, _, _ := strings.Cut(target, "?")
+	path, query, _ := strings.Cut(target, "?")
+	if v, err := url.ParseQuery(query); err == nil && v.Get("comp") != "" {
+		path += "?comp=" + v.Get("comp")
+	}
 	mac := hmac.New(sha256.New, auth.DevAccount().Keys[0])
 	mac.Write([]byte(date + "\n/devstoreaccount1" + path))
 	r.Header.Set("x-ms-date", date)

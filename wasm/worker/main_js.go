@@ -3,14 +3,13 @@
 package main
 
 import (
+	"errors"
+	"io"
 	"net/http"
 	"runtime/debug"
 	"syscall/js"
-	"time"
 
 	"github.com/syumai/workers"
-	"github.com/tablelab/tablelab/engine/durable"
-	"github.com/tablelab/tablelab/wasm/stores"
 )
 
 // memoryLimit bounds the Go heap well under an isolate's 128 MB: wasm
@@ -29,58 +28,91 @@ func main() {
 		}
 		return ""
 	}
-	workers.ServeNonBlock(bridge{newHandler(getenv)})
+	workers.ServeNonBlock(bridge{newHandler(ctx, getenv)})
 	workers.Ready()
 	select {}
 }
 
 // newHandler makes the Worker's handler from its settings, or one that
 // says why it cannot serve.
-func newHandler(getenv func(string) string) http.Handler {
-	// A front (role "front") serves the three services from memory; a
-	// Durable Object (role "object") serves the one it keeps.
+func newHandler(ctx js.Value, getenv func(string) string) http.Handler {
 	cfg, err := readConfig(getenv)
 	if err != nil {
 		return refuse("tablelab: " + err.Error())
 	}
-	cores, err := memoryCores(cfg)
-	if err != nil {
-		return refuse("tablelab: " + err.Error())
-	}
-	ctx := js.Global().Get("context")
-	if ctx.Get("role").String() != "object" {
+	if cfg.memory || !ctx.Get("durable").Truthy() {
+		cores, err := memoryCores(cfg)
+		if err != nil {
+			return refuse("tablelab: " + err.Error())
+		}
 		return newHost(cfg, cores, "ephemeral")
 	}
-	// A Durable Object: one service's store, kept in the object's SQLite
-	// storage. The front sends it only that service's requests.
-	svc := stores.Table
-	switch ctx.Get("service").String() {
-	case "blob":
-		svc = stores.Blob
-	case "queue":
-		svc = stores.Queue
-	}
-	m, err := newSQLMedium(ctx.Get("sql"))
+	h, err := newDurableHost(cfg, jsCaller(ctx), func(r *http.Request) (storage, error) {
+		sql := ctx.Call("sqlOf", r.Header.Get(hdrCall))
+		if sql.Type() != js.TypeObject {
+			return nil, errors.New("the call " + r.Header.Get(hdrCall) + " has no storage")
+		}
+		return &sqlStorage{sql: sql}, nil
+	})
 	if err != nil {
 		return refuse("tablelab: " + err.Error())
 	}
-	db, err := durable.Open(m, durable.Options{OpenKeys: svc != stores.Table, MinCompactBytes: compactBytes, CheckEvery: compactEvery})
-	if err != nil {
-		return refuse("tablelab: the " + svc.String() + " store: " + err.Error())
-	}
-	if cores[svc], err = core(cfg, svc, db.Store); err != nil {
-		return refuse("tablelab: the " + svc.String() + " store: " + err.Error())
-	}
-	return newHost(cfg, cores, "")
+	return h
 }
 
-// An object's log is compacted into a snapshot once it passes
-// compactBytes and has outgrown the snapshot; looking costs a timer that
-// keeps the object awake, so it looks seldom.
-const (
-	compactBytes = 1 << 20
-	compactEvery = 10 * time.Second
-)
+// hdrCall marks a request a Durable Object handed the runtime, naming
+// the call whose storage is the object's (worker.mjs).
+const hdrCall = "X-Tablelab-Call"
+
+// jsCaller sends requests to objects through worker.mjs's callObject
+// (a Durable Object stub's fetch).
+func jsCaller(ctx js.Value) caller {
+	return func(name string, r *http.Request) (*recorder, error) {
+		headers := js.Global().Get("Headers").New()
+		for k, vs := range r.Header {
+			for _, v := range vs {
+				headers.Call("append", k, v)
+			}
+		}
+		init := js.Global().Get("Object").New()
+		init.Set("method", r.Method)
+		init.Set("headers", headers)
+		if r.Body != nil && r.Body != http.NoBody {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				return nil, err
+			}
+			if len(b) > 0 {
+				a := uint8ArrayClass.New(len(b))
+				js.CopyBytesToJS(a, b)
+				init.Set("body", a)
+			}
+		}
+		resp, err := await(ctx.Call("callObject", name, schemeOf(r)+"://"+r.Host+targetOf(r), init))
+		if err != nil {
+			return nil, err
+		}
+		rec := newRecorder()
+		pairs := js.Global().Get("Array").Call("from", resp.Get("headers"))
+		for i, n := 0, pairs.Length(); i < n; i++ {
+			p := pairs.Index(i)
+			rec.hdr.Add(p.Index(0).String(), p.Index(1).String())
+		}
+		// The body arrives decoded, whatever the runtime did on the way.
+		rec.hdr.Del("Content-Encoding")
+		rec.hdr.Del("Content-Length")
+		rec.status = resp.Get("status").Int()
+		buf, err := await(resp.Call("arrayBuffer"))
+		if err != nil {
+			return nil, err
+		}
+		a := uint8ArrayClass.New(buf)
+		b := make([]byte, a.Length())
+		js.CopyBytesToGo(b, a)
+		rec.body.Write(b)
+		return rec, nil
+	}
+}
 
 // refuse answers every request with a 500 saying why: a Worker deployed
 // without its settings.

@@ -30,6 +30,8 @@ const partBytes = 1 << 20
 // object's output gate), so Append's waiter has nothing left to wait for.
 type sqlMedium struct {
 	sql js.Value
+	// log and snap are the names of its two tables.
+	log, snap string
 
 	mu        sync.Mutex
 	seq       int64
@@ -38,11 +40,18 @@ type sqlMedium struct {
 	failed    error
 }
 
-func newSQLMedium(sql js.Value) (*sqlMedium, error) {
-	m := &sqlMedium{sql: sql}
-	_, err := m.exec("CREATE TABLE IF NOT EXISTS tablelab_log (seq INTEGER NOT NULL, part INTEGER NOT NULL, last INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, part))")
+// newSQLMedium returns the medium whose tables are called
+// tablelab_log and tablelab_snap, with name between their words when it
+// is not empty (tablelab_settings_log).
+func newSQLMedium(sql js.Value, name string) (*sqlMedium, error) {
+	pre := "tablelab_"
+	if name != "" {
+		pre += name + "_"
+	}
+	m := &sqlMedium{sql: sql, log: pre + "log", snap: pre + "snap"}
+	_, err := m.exec("CREATE TABLE IF NOT EXISTS " + m.log + " (seq INTEGER NOT NULL, part INTEGER NOT NULL, last INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, part))")
 	if err == nil {
-		_, err = m.exec("CREATE TABLE IF NOT EXISTS tablelab_snap (part INTEGER PRIMARY KEY, upto INTEGER NOT NULL, data BLOB NOT NULL)")
+		_, err = m.exec("CREATE TABLE IF NOT EXISTS " + m.snap + " (part INTEGER PRIMARY KEY, upto INTEGER NOT NULL, data BLOB NOT NULL)")
 	}
 	return m, err
 }
@@ -51,6 +60,11 @@ func newSQLMedium(sql js.Value) (*sqlMedium, error) {
 // the runtime (a full disk, a value too large) is an error here, not a
 // panic.
 func (m *sqlMedium) exec(query string, args ...any) (rows js.Value, err error) {
+	return execSQL(m.sql, query, args...)
+}
+
+// execSQL runs one statement on sql and returns its rows.
+func execSQL(sql js.Value, query string, args ...any) (rows js.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if e, ok := p.(js.Error); ok {
@@ -60,7 +74,7 @@ func (m *sqlMedium) exec(query string, args ...any) (rows js.Value, err error) {
 			panic(p)
 		}
 	}()
-	return m.sql.Call("exec", append([]any{query}, args...)...).Call("toArray"), nil
+	return sql.Call("exec", append([]any{query}, args...)...).Call("toArray"), nil
 }
 
 func sqlBlob(b []byte) js.Value {
@@ -77,7 +91,7 @@ func goBytes(v js.Value) []byte {
 }
 
 func (m *sqlMedium) Replay(load func(io.Reader, engine.Place) error, apply func([]byte, engine.Place) error) error {
-	rows, err := m.exec("SELECT upto, data FROM tablelab_snap ORDER BY part")
+	rows, err := m.exec("SELECT upto, data FROM " + m.snap + " ORDER BY part")
 	if err != nil {
 		return err
 	}
@@ -95,7 +109,7 @@ func (m *sqlMedium) Replay(load func(io.Reader, engine.Place) error, apply func(
 		}
 	}
 	m.seq = upto
-	rows, err = m.exec("SELECT seq, last, data FROM tablelab_log WHERE seq > ? ORDER BY seq, part", upto)
+	rows, err = m.exec("SELECT seq, last, data FROM "+m.log+" WHERE seq > ? ORDER BY seq, part", upto)
 	if err != nil {
 		return err
 	}
@@ -134,7 +148,7 @@ func (m *sqlMedium) Append(rec []byte) engine.Waiter {
 		if len(rec) == 0 {
 			last = 1
 		}
-		if _, err := m.exec("INSERT INTO tablelab_log (seq, part, last, data) VALUES (?, ?, ?, ?)", m.seq, part, last, sqlBlob(chunk)); err != nil {
+		if _, err := m.exec("INSERT INTO "+m.log+" (seq, part, last, data) VALUES (?, ?, ?, ?)", m.seq, part, last, sqlBlob(chunk)); err != nil {
 			m.failed = err
 			return doneWaiter{err}
 		}
@@ -170,18 +184,18 @@ func (s *sqlSnapshot) Write(fill func(io.Writer, engine.Place) error) error {
 	m := s.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, err := m.exec("DELETE FROM tablelab_snap"); err != nil {
+	if _, err := m.exec("DELETE FROM " + m.snap); err != nil {
 		return err
 	}
 	b := buf.Bytes()
 	for part := 0; len(b) > 0 || part == 0; part++ {
 		chunk := b[:min(len(b), partBytes)]
 		b = b[len(chunk):]
-		if _, err := m.exec("INSERT INTO tablelab_snap (part, upto, data) VALUES (?, ?, ?)", part, s.upto, sqlBlob(chunk)); err != nil {
+		if _, err := m.exec("INSERT INTO "+m.snap+" (part, upto, data) VALUES (?, ?, ?)", part, s.upto, sqlBlob(chunk)); err != nil {
 			return err
 		}
 	}
-	if _, err := m.exec("DELETE FROM tablelab_log WHERE seq <= ?", s.upto); err != nil {
+	if _, err := m.exec("DELETE FROM "+m.log+" WHERE seq <= ?", s.upto); err != nil {
 		return err
 	}
 	m.logBytes -= s.covered
@@ -196,3 +210,66 @@ func (m *sqlMedium) Sizes() durable.Sizes {
 }
 
 func (m *sqlMedium) Close() error { return nil }
+
+// sqlStorage is an object's storage on its storage.sql: its media, and
+// its keyed values in the table tablelab_kv, ordered as bytes (SQLite's
+// BINARY collation), which is the order of keys in the engine.
+type sqlStorage struct {
+	sql   js.Value
+	ready bool
+}
+
+func (s *sqlStorage) exec(query string, args ...any) (js.Value, error) {
+	if !s.ready {
+		if _, err := execSQL(s.sql, "CREATE TABLE IF NOT EXISTS tablelab_kv (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID"); err != nil {
+			return js.Value{}, err
+		}
+		s.ready = true
+	}
+	return execSQL(s.sql, query, args...)
+}
+
+func (s *sqlStorage) medium(name string) (durable.Medium, error) { return newSQLMedium(s.sql, name) }
+
+func (s *sqlStorage) get(key string) (string, bool, error) {
+	rows, err := s.exec("SELECT v FROM tablelab_kv WHERE k = ?", key)
+	if err != nil || rows.Length() == 0 {
+		return "", false, err
+	}
+	return rows.Index(0).Get("v").String(), true, nil
+}
+
+func (s *sqlStorage) put(key, value string) error {
+	_, err := s.exec("INSERT INTO tablelab_kv (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", key, value)
+	return err
+}
+
+func (s *sqlStorage) del(key string) error {
+	_, err := s.exec("DELETE FROM tablelab_kv WHERE k = ?", key)
+	return err
+}
+
+func (s *sqlStorage) scan(prefix, from string, limit int) ([]pair, error) {
+	rows, err := s.exec("SELECT k, v FROM tablelab_kv WHERE k >= ? AND k < ? ORDER BY k LIMIT ?", prefix+from, prefixEnd(prefix), limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]pair, rows.Length())
+	for i := range out {
+		row := rows.Index(i)
+		out[i] = pair{row.Get("k").String(), row.Get("v").String()}
+	}
+	return out, nil
+}
+
+// wipe drops the tables of the object's main store and its values
+// (a partition has no others).
+func (s *sqlStorage) wipe() error {
+	for _, t := range []string{"tablelab_log", "tablelab_snap", "tablelab_kv"} {
+		if _, err := execSQL(s.sql, "DROP TABLE IF EXISTS "+t); err != nil {
+			return err
+		}
+	}
+	s.ready = false
+	return nil
+}

@@ -66,50 +66,85 @@ function serviceOf(request, env) {
   return "table";
 }
 
-// The runtime of the front, in this isolate.
-const front = {};
+// The isolate's Go runtime: the front's and every Durable Object's in the
+// isolate. An isolate holds many objects (a table's partitions are objects),
+// and a runtime each would spend the isolate's 128 MB on copies of one heap.
+const shared = {};
+
+// The storage of each object's request in flight, by call: the Go side
+// asks for it with the call's number (sqlOf).
+const calls = new Map();
+let lastCall = 0;
+let lastInstance = 0;
+
+// context is what the runtime is handed: the Worker's env, and how the Go
+// side reaches the objects and their storage.
+function context(env) {
+  return {
+    env,
+    binding: {},
+    durable: !!env.OBJECTS && env.TABLELAB_STORAGE !== "memory",
+    sqlOf: (call) => calls.get(call),
+    callObject(name, url, init) {
+      const request = new Request(url, init);
+      request.headers.set("x-tablelab-object", name);
+      return env.OBJECTS.get(env.OBJECTS.idFromName(name)).fetch(request);
+    },
+  };
+}
+
+// internalHeader names the headers the front and the objects speak in; a
+// client's are removed. The test hook stays (answered only with
+// TABLELAB_DEV=1).
+const internalHeader = /^x-tablelab-(?!test-panic$)/;
 
 export default {
-  // In the memory mode the front's own runtime answers, from stores that
-  // live as long as the isolate (each isolate its own: ephemeral). Else
-  // each service's store is a Durable Object, and the front only hands
-  // the request on, unchanged: the object checks its signature.
-  fetch(request, env, ctx) {
-    if (env.TABLELAB_STORAGE === "memory" || !env.OBJECTS) {
-      return serve(front, () => ({ env, ctx, binding: {}, role: "front" }), request);
+  // The Table service is routed by the Go side (each partition of a table
+  // is a Durable Object); each account's Queue and Blob services are one
+  // object each, and the request goes there unchanged: the object checks
+  // its signature. In the memory mode the runtime answers everything from
+  // stores that live as long as the isolate (each isolate its own:
+  // ephemeral).
+  fetch(request, env) {
+    const clean = new Request(request);
+    for (const name of [...clean.headers.keys()]) {
+      if (internalHeader.test(name)) clean.headers.delete(name);
     }
-    // One object per service and account: accounts never share a store,
-    // and more accounts spread the load over more objects.
     const service = serviceOf(request, env);
+    if (service === "table" || env.TABLELAB_STORAGE === "memory" || !env.OBJECTS) {
+      return serve(shared, () => context(env), clean);
+    }
     const account = new URL(request.url).pathname.split("/")[1] ?? "";
-    const stub = env.OBJECTS.get(env.OBJECTS.idFromName(service + "/" + account));
-    const forwarded = new Request(request);
-    forwarded.headers.set("x-tablelab-service", service);
-    return stub.fetch(forwarded);
+    const name = service + "/" + account.toLowerCase();
+    clean.headers.set("x-tablelab-object", name);
+    return env.OBJECTS.get(env.OBJECTS.idFromName(name)).fetch(clean);
   },
 };
 
-// StoreObject is a SQLite-backed Durable Object holding one service's
-// store: a Go runtime of its own, started when the object wakes, kept
-// while it lives, and handed the object's storage.sql, whose synchronous
-// exec the Go side keeps its log and snapshots in (sqlmedium_js.go). A
-// restart replays them.
+// StoreObject is a SQLite-backed Durable Object: a partition of a table, an
+// account's Table directory, or its Queue or Blob store, as its name says.
+// The isolate's Go runtime answers for it, handed the object's storage.sql
+// (whose synchronous exec needs no callback) for the request's call. Each
+// life of an object has its own instance number: a runtime that last saw
+// the object in another life reads its state again, since another isolate
+// may have written it meanwhile.
 export class StoreObject {
   constructor(ctx, env) {
     this.ctx = ctx;
     this.env = env;
-    this.holder = {};
+    this.instance = `${++lastInstance}.${Math.random().toString(36).slice(2)}`;
   }
 
-  fetch(request) {
-    const service = request.headers.get("x-tablelab-service") ?? "table";
-    return serve(this.holder, () => ({
-      env: this.env,
-      ctx: this.ctx,
-      binding: {},
-      role: "object",
-      service,
-      sql: this.ctx.storage.sql,
-    }), request);
+  async fetch(request) {
+    const call = String(++lastCall);
+    calls.set(call, this.ctx.storage.sql);
+    const r = new Request(request);
+    r.headers.set("x-tablelab-call", call);
+    r.headers.set("x-tablelab-instance", this.instance);
+    try {
+      return await serve(shared, () => context(this.env), r);
+    } finally {
+      calls.delete(call);
+    }
   }
 }
