@@ -12,12 +12,6 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// EnforceRequiredPages turns the site tier's check of RequiredPages from a
-// report into a failure. It stays false while the pattern guide's pages
-// are being written, so that the test command passes meanwhile; set it
-// once they are all in.
-const EnforceRequiredPages = false
-
 // RequiredPages are the pages of the pattern guide (issue 13), as paths
 // under content/. Each must exist and, except those in PagesWithoutRuns,
 // hold at least one `js run` example.
@@ -93,13 +87,4 @@ func hasRunBlock(doc ast.Node) bool {
 		return ast.WalkContinue, nil
 	})
 	return found
-}
-
-// pendingPage reports whether a page that does not exist yet may still be
-// named in a front matter's related list: while EnforceRequiredPages is
-// false, a required page that is being written is left out of the
-// navigation it would appear in instead of failing the build (CheckPages
-// reports it).
-func pendingPage(rel string) bool {
-	return !EnforceRequiredPages && slices.Contains(RequiredPages, rel)
 }

@@ -238,7 +238,6 @@ func checkRelated(pages []*Page) error {
 	}
 	var errs []error
 	for _, p := range pages {
-		p.Related = slices.DeleteFunc(p.Related, func(r string) bool { return !have[r] && pendingPage(r) })
 		for _, r := range p.Related {
 			if !have[r] {
 				errs = append(errs, fmt.Errorf("content/%s: related page %q does not exist (name it by its path under content/)", p.Src, r))

@@ -31,16 +31,10 @@ func Tier(env testrun.Env) testrun.Tally {
 }
 
 // requiredPages checks that the pattern guide's pages exist, each with a
-// runnable example. Until site.EnforceRequiredPages is set, what is
-// missing is printed, not failed: the pages are being written.
+// runnable example.
 func requiredPages(env testrun.Env) testrun.Tally {
 	const what = "site: every required page of the pattern guide exists with a runnable example"
-	err := site.CheckPages(filepath.Join(env.Root, "content"), site.RequiredPages, site.PagesWithoutRuns)
-	if err != nil && !site.EnforceRequiredPages {
-		fmt.Fprintf(env.Out, "%s: not enforced yet (site.EnforceRequiredPages is false); still to do:\n%v\n", what, err)
-		err = nil
-	}
-	return testrun.Check(what, err)
+	return testrun.Check(what, site.CheckPages(filepath.Join(env.Root, "content"), site.RequiredPages, site.PagesWithoutRuns))
 }
 
 // sameAgain builds the site again elsewhere and compares the two trees.
