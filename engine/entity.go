@@ -96,18 +96,14 @@ func ETagOf(ticks int64) string {
 }
 
 // sortProperties orders props by name, the order Property relies on.
-// A write's properties are few, and often sorted already (a body the
-// decoder sorted, a merge): they are checked, and sorted by insertion,
-// without the calls through a comparison func that slices.SortFunc
-// makes, each dear in WebAssembly.
+// They are often in order already (a merge's, an entity read back), and
+// a check costs less than a sort, whose comparisons are calls through a
+// func, dear in WebAssembly.
 func sortProperties(props []Property) {
-	if len(props) > 16 {
-		slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
-		return
-	}
 	for i := 1; i < len(props); i++ {
-		for j := i; j > 0 && props[j].Name < props[j-1].Name; j-- {
-			props[j], props[j-1] = props[j-1], props[j]
+		if props[i].Name < props[i-1].Name {
+			slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
+			return
 		}
 	}
 }
@@ -129,20 +125,30 @@ func encodeEntity(e *Entity, ticks int64) string {
 // decodeEntity rebuilds an Entity from its stored form. Its strings share
 // the encoding's memory.
 func decodeEntity(enc string) (*Entity, error) {
+	e := &Entity{}
+	if err := decodeInto(e, enc, nil); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// decodeInto rebuilds an entity from its stored form in e, its
+// properties in props when it has room for them (a page's shared array).
+func decodeInto(e *Entity, enc string, props []Property) error {
 	d := keyspace.NewDecoder(enc)
 	ticks, pk, rk, n, ok := d.Header()
 	if !ok {
-		return nil, keyspace.ErrCorrupt
+		return keyspace.ErrCorrupt
 	}
-	e := &Entity{PartitionKey: pk, RowKey: rk, Timestamp: ticks}
+	*e = Entity{PartitionKey: pk, RowKey: rk, Timestamp: ticks}
 	if n > 0 {
-		e.Properties = make([]Property, n)
+		if cap(props) < n {
+			props = make([]Property, n)
+		}
+		e.Properties = props[:n:n]
 		for i := range e.Properties {
 			e.Properties[i].Name, e.Properties[i].Value = d.Property()
 		}
 	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return e, nil
+	return d.End()
 }

@@ -425,31 +425,22 @@ func internal(err error) error {
 }
 
 func (p *Page) add(enc string) error {
-	d := keyspace.NewDecoder(enc)
-	ticks, pk, rk, n, ok := d.Header()
-	if !ok {
-		return svcerr.New(svcerr.InternalError)
-	}
 	if len(p.slab) == cap(p.slab) {
 		// Each array twice the last, up to a size that wastes little
 		// when the page ends early.
 		p.slab = make([]Entity, 0, min(max(2*cap(p.slab), 8), 256))
 	}
-	p.slab = append(p.slab, Entity{PartitionKey: pk, RowKey: rk, Timestamp: ticks})
+	p.slab = p.slab[:len(p.slab)+1]
 	e := &p.slab[len(p.slab)-1]
-	if n > 0 {
-		if cap(p.props)-len(p.props) < n {
-			p.props = make([]Property, 0, max(n, min(2*cap(p.props), 2048), 8*n))
-		}
-		start := len(p.props)
-		p.props = p.props[:start+n]
-		e.Properties = p.props[start : start+n : start+n]
-		for i := range e.Properties {
-			e.Properties[i].Name, e.Properties[i].Value = d.Property()
-		}
-	}
-	if d.End() != nil {
+	if decodeInto(e, enc, p.props[len(p.props):]) != nil {
 		return svcerr.New(svcerr.InternalError)
+	}
+	if n := len(e.Properties); n <= cap(p.props)-len(p.props) {
+		p.props = p.props[:len(p.props)+n]
+	} else {
+		// It did not fit and took an array of its own; the next
+		// ones get a new shared one.
+		p.props = make([]Property, 0, max(min(2*cap(p.props), 2048), 8*n))
 	}
 	p.Entities = append(p.Entities, e)
 	p.Plan.Returned++

@@ -88,7 +88,7 @@ func TestEvalFormMatchesTree(t *testing.T) {
 func TestRangeReadsOnce(t *testing.T) {
 	for filter, want := range map[string]map[string]int{
 		"N ge 10 and N lt 20":                 {"N": 1},
-		"N ge 10 and N lt 20 and N ne 15":     {"N": 1},
+		"N ge 10 and N lt 20 and N ne 15":     {"N": 2},
 		"N ge 10 and Cat eq 'a' and N lt 20":  {"N": 2, "Cat": 1},
 		"(N ge 10 and N lt 20) or N eq 99":    {"N": 1},
 		"(N ge 30 and N lt 40) or N eq 99":    {"N": 2},

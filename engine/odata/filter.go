@@ -238,76 +238,45 @@ func (n *cmpNode) write(b *strings.Builder) {
 	b.WriteString(n.name + " " + n.op.String() + " " + n.lit.Literal())
 }
 
-// evalForm returns n arranged for evaluation, meaning the same: a chain of
-// ands becomes one list, and neighbouring comparisons of one property in
-// it (a range: N ge 10 and N lt 20) become one test that reads the
-// property once. A scan evaluates the filter on every entity it
-// examines, each node is a call through an interface (dear in
-// WebAssembly), and each property read walks an entity's encoding.
+// evalForm returns n arranged for evaluation, meaning the same: two
+// comparisons of one property that follow each other in a chain of ands
+// (a range: N ge 10 and N lt 20) become one test that reads the property
+// once. A scan evaluates the filter on every entity it examines, each
+// node is a call through an interface (dear in WebAssembly), and each
+// property read walks an entity's encoding. What not applies to is left
+// as parsed, a rare shape not worth the code.
 func evalForm(n node) node {
 	switch n := n.(type) {
 	case *orNode:
 		return &orNode{evalForm(n.l), evalForm(n.r)}
-	case *notNode:
-		return &notNode{evalForm(n.x)}
-	case *cmpNode:
-		return &testsNode{name: n.name, tests: []cmpTest{{n.op, n.lit}}}
 	case *andNode:
-	default:
-		return n
-	}
-	var terms []node
-	var flatten func(n node)
-	flatten = func(n node) {
-		if a, ok := n.(*andNode); ok {
-			flatten(a.l)
-			flatten(a.r)
-			return
+		l := evalForm(n.l)
+		r, ok := n.r.(*cmpNode)
+		if !ok {
+			return &andNode{l, evalForm(n.r)}
 		}
-		terms = append(terms, evalForm(n))
-	}
-	flatten(n)
-	var out []node
-	for _, t := range terms {
-		c, ok := t.(*testsNode)
-		if ok && len(out) > 0 {
-			if p, ok := out[len(out)-1].(*testsNode); ok && p.name == c.name {
-				p.tests = append(p.tests, c.tests...)
-				continue
+		// The chain leans left: ((a and b) and c). The comparison to
+		// join is l itself or the last one of its chain.
+		last, chain := l, (*andNode)(nil)
+		if a, ok := l.(*andNode); ok {
+			last, chain = a.r, a
+		}
+		if c, ok := last.(*cmpNode); ok && c.name == r.name {
+			var rn node = &rangeNode{c.name, [2]cmpTest{{c.op, c.lit}, {r.op, r.lit}}}
+			if chain == nil {
+				return rn
 			}
+			return &andNode{chain.l, rn}
 		}
-		out = append(out, t)
+		return &andNode{l, r}
 	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return &allNode{out}
+	return n
 }
 
-// allNode is a chain of ands, as evalForm lists it.
-type allNode struct{ terms []node }
-
-func (n *allNode) match(r Record) bool {
-	for _, t := range n.terms {
-		if !t.match(r) {
-			return false
-		}
-	}
-	return true
-}
-
-func (n *allNode) write(b *strings.Builder) {
-	var x node = n.terms[0]
-	for _, t := range n.terms[1:] {
-		x = &andNode{x, t}
-	}
-	x.write(b)
-}
-
-// testsNode is comparisons of one property that must all hold.
-type testsNode struct {
+// rangeNode is two comparisons of one property that must both hold.
+type rangeNode struct {
 	name  string
-	tests []cmpTest
+	tests [2]cmpTest
 }
 
 type cmpTest struct {
@@ -315,7 +284,7 @@ type cmpTest struct {
 	lit edm.Value
 }
 
-func (n *testsNode) match(r Record) bool {
+func (n *rangeNode) match(r Record) bool {
 	v, ok := r.Property(n.name)
 	if !ok {
 		return false
@@ -335,15 +304,7 @@ func (n *testsNode) match(r Record) bool {
 	return true
 }
 
-func (n *testsNode) write(b *strings.Builder) {
-	var x node
-	for _, t := range n.tests {
-		var c node = &cmpNode{name: n.name, op: t.op, lit: t.lit}
-		if x == nil {
-			x = c
-		} else {
-			x = &andNode{x, c}
-		}
-	}
-	x.write(b)
+func (n *rangeNode) write(b *strings.Builder) {
+	t := n.tests
+	writeBinary(b, &cmpNode{n.name, t[0].op, t[0].lit}, "and", &cmpNode{n.name, t[1].op, t[1].lit})
 }

@@ -35,6 +35,8 @@ type field struct {
 // odata.* member and the annotations are not properties; "Prop@odata.type"
 // gives Prop its type, and an annotation whose property is absent is
 // ignored, as the service does. A null value leaves the property out.
+// The properties come in the body's order: the store sorts them as it
+// writes the entity (engine.Store.Write).
 //
 // All the entity's strings, names included, share one allocation, the
 // decoder's arena, and the members are listed in an array on the stack:
@@ -55,17 +57,22 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 	if len(fields) > 16 {
 		seen = make(map[string]bool, len(fields))
 	}
-	n, annotated := 0, false
+	// Made at the first annotation: most bodies have none.
+	var types map[string]string
+	n := 0
 	for i := range fields {
 		f := &fields[i]
 		if repeated(fields, i, seen) {
 			return nil, Keys{}, svcerr.New(svcerr.DuplicatePropertiesSpecified)
 		}
-		if strings.HasSuffix(f.name, typeSuffix) {
+		if prop, ok := strings.CutSuffix(f.name, "@odata.type"); ok {
 			if !f.isString {
 				return nil, Keys{}, svcerr.With(svcerr.InvalidInput, "The annotation "+f.name+" must be a string.")
 			}
-			annotated = true
+			if types == nil {
+				types = map[string]string{}
+			}
+			types[prop] = text(f)
 			continue
 		}
 		if !strings.HasPrefix(f.name, "odata.") && !strings.Contains(f.name, "@") && f.name != engine.TimestampName {
@@ -95,10 +102,7 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 			continue
 		}
 		var v edm.Value
-		var typ string
-		if annotated {
-			typ = d.typeOf(fields, name)
-		}
+		typ := types[name]
 		switch {
 		case f.isString && (typ == "" || typ == "Edm.String"):
 			v = edm.StringValue(text(f))
@@ -115,26 +119,7 @@ func DecodeEntity(body []byte) (*engine.Entity, Keys, error) {
 		}
 		e.Properties = append(e.Properties, engine.Property{Name: name, Value: v})
 	}
-	sortProperties(e.Properties)
 	return e, keys, nil
-}
-
-// typeSuffix ends the name of the annotation that gives a property its
-// type.
-const typeSuffix = "@odata.type"
-
-// typeOf returns the type annotation of the named property, "" when it
-// has none. Annotations are few, so the members are searched rather than
-// put in a map.
-func (d *decoder) typeOf(fields []field, name string) string {
-	typ := ""
-	for i := range fields {
-		f := &fields[i]
-		if len(f.name) == len(name)+len(typeSuffix) && strings.HasPrefix(f.name, name) && strings.HasSuffix(f.name, typeSuffix) {
-			typ = d.text(f.str)
-		}
-	}
-	return typ
 }
 
 // repeated reports whether fields[i] has the name of an earlier field:

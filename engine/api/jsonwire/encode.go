@@ -12,21 +12,6 @@ import (
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
-// sortProperties orders an entity's properties by name: by insertion when
-// they are few, as they nearly always are, without the calls through a
-// comparison func that slices.SortFunc makes, each dear in WebAssembly.
-func sortProperties(p []engine.Property) {
-	if len(p) > 16 {
-		slices.SortFunc(p, func(a, b engine.Property) int { return strings.Compare(a.Name, b.Name) })
-		return
-	}
-	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && p[j].Name < p[j-1].Name; j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
-	}
-}
-
 // Metadata is the amount of OData metadata a response carries.
 type Metadata uint8
 
