@@ -16,9 +16,9 @@
 // [data-walked-from][data-walked-to]; #pg-share-link (the link Share made).
 //
 // A program may make thousands of requests: what it prints and requests
-// reaches the page as it happens and is put on it once an animation
-// frame, and each panel draws a bounded number of rows, so the page
-// stays responsive however much the program does.
+// reaches the page as it happens and is put on it a few times a second,
+// and each panel draws a bounded number of rows, so the page stays
+// responsive however much the program does.
 
 import { EngineClient, ENDPOINT } from "./engine.js";
 import { RunHost, KEEP_REQUESTS } from "./run-host.js";
@@ -45,6 +45,13 @@ const LABEL_LIMIT = 100;
 const WIRE_LIMIT = KEEP_REQUESTS;
 const GRID_LIMIT = 200;
 const PLAN_LIMIT = 200;
+// A run's progress is put on the page at most once in this many
+// milliseconds. Each update is a frame of style, layout, paint and a
+// commit to the compositor, which on a busy machine costs the main thread
+// far more than the messages behind it; drawn once an animation frame, a
+// program making a request every few milliseconds kept the page painting
+// without pause.
+const DRAW_MS = 250;
 
 const here = new URL(".", import.meta.url);
 
@@ -256,6 +263,9 @@ async function start(root) {
       ui.errorBox.textContent = errorText(result.error);
       ui.errorBox.hidden = false;
     }
+    // The panels are drawn a task each, so that the page can lay out and
+    // answer between them.
+    await nextTask();
     const cards = result.scorecards?.length ? [renderScorecards(result.scorecards)] : [];
     ui.plans.replaceChildren(...cards, ...plansOf(result.queries));
     const last = {
@@ -268,8 +278,11 @@ async function start(root) {
     totals.examined += last.examined;
     totals.returned += last.returned;
     renderCost(ui.cost, totals, last);
+    await nextTask();
     ui.heat.replaceChildren(renderHeat(heat.summary(), PARTITION_TARGET));
+    await nextTask();
     renderGrid(ui.grid, result.requests);
+    await nextTask();
     await renderMap(ui.map, engine, result);
     root.dataset.state = result.error ? (result.error.name === "Stopped" ? "stopped" : "error") : "done";
     say(result.error ? "The program ended with an error." : "Done.");
@@ -350,10 +363,10 @@ async function start(root) {
 }
 
 // LiveView puts what a run prints and requests on the page as it
-// happens, once an animation frame: a program making a request every
-// millisecond costs the page one small update a frame, not one a
-// message. The wire log keeps the newest WIRE_LIMIT requests and says
-// how many it dropped.
+// happens, in an animation frame at most once every DRAW_MS: a program
+// making a request every millisecond costs the page a few small updates
+// a second, not one a message. The wire log keeps the newest WIRE_LIMIT
+// requests and says how many it dropped.
 class LiveView {
   constructor(ui, say) {
     this.ui = ui;
@@ -363,7 +376,9 @@ class LiveView {
     this.printed = false;
     this.requested = 0;
     this.dropped = 0;
+    this.timer = 0;
     this.frame = 0;
+    this.drawn = -Infinity;
     ui.wire.replaceChildren();
     this.#showDropped();
   }
@@ -389,18 +404,29 @@ class LiveView {
   // finish draws the requests still queued at once; what is left to
   // print is the run's output, which the caller sets whole.
   finish() {
+    clearTimeout(this.timer);
     cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.timer = this.frame = 0;
     this.lines = [];
     this.#drawRequests();
   }
 
+  // schedule asks for a draw DRAW_MS after the last one, in the frame
+  // after that: a hidden tab, which gets no frames, draws nothing.
   #schedule() {
-    if (!this.frame) this.frame = requestAnimationFrame(() => this.#draw());
+    if (this.timer || this.frame) return;
+    const frame = () => {
+      this.timer = 0;
+      this.frame = requestAnimationFrame(() => this.#draw());
+    };
+    const wait = this.drawn + DRAW_MS - performance.now();
+    if (wait > 0) this.timer = setTimeout(frame, wait);
+    else frame();
   }
 
   #draw() {
     this.frame = 0;
+    this.drawn = performance.now();
     if (this.lines.length) {
       const text = this.lines.join("\n");
       this.ui.output.append(this.printed ? `\n${text}` : text);
@@ -429,10 +455,17 @@ class LiveView {
 
   #showDropped() {
     const note = this.ui.wireDropped;
+    if (note.dataset.dropped === String(this.dropped)) return;
     note.dataset.dropped = String(this.dropped);
     note.hidden = this.dropped === 0;
     note.textContent = `${this.dropped.toLocaleString("en-US")} earlier request${this.dropped === 1 ? " is" : "s are"} not shown: the log keeps the newest ${WIRE_LIMIT}.`;
   }
+}
+
+// nextTask resolves in a task of its own, after what the page has
+// waiting (a frame among it).
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 // plansOf lists the plans of a run's queries, the first PLAN_LIMIT of
@@ -532,13 +565,15 @@ function renderGrid(table, requests) {
     table.append(el("caption", "pg-empty", "No entities returned yet."));
     return;
   }
-  const { columns, rows } = gridOf(entities);
-  const count = `${rows.length.toLocaleString("en-US")} entit${rows.length === 1 ? "y" : "ies"}`;
+  // Only the rows drawn are laid out: their columns and types are those
+  // of the entities shown (a page of a query may hold a thousand).
+  const { columns, rows } = gridOf(entities.slice(0, GRID_LIMIT));
+  const count = `${entities.length.toLocaleString("en-US")} entit${entities.length === 1 ? "y" : "ies"}`;
   table.append(
     el(
       "caption",
       "",
-      rows.length > GRID_LIMIT
+      entities.length > GRID_LIMIT
         ? `The first ${GRID_LIMIT} of ${count} from the last query that returned any`
         : `${count} from the last query that returned any`,
     ),
@@ -554,7 +589,7 @@ function renderGrid(table, requests) {
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
-  for (const r of rows.slice(0, GRID_LIMIT)) {
+  for (const r of rows) {
     const tr = el("tr");
     for (const cell of r) {
       const td = el("td", cell ? `pg-cell pg-type-${cell.type.replace(/^Edm\./, "").toLowerCase() || "etag"}` : "pg-cell pg-absent");
