@@ -9,6 +9,10 @@
  * error, no body) has none.
  */
 export function entitiesOf(body) {
+  // The page looks back through a run's responses for the last with
+  // entities, past pages of a query that selected no keys: a body that
+  // never names PartitionKey holds none, and is not parsed.
+  if (typeof body !== "string" || !body.includes('"PartitionKey"')) return [];
   let json;
   try {
     json = JSON.parse(body);

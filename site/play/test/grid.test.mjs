@@ -10,6 +10,8 @@ test("entitiesOf: a query's list, one entity, or none", () => {
   assert.deepEqual(entitiesOf('{"odata.error":{}}'), []);
   assert.deepEqual(entitiesOf(""), []);
   assert.deepEqual(entitiesOf("not json"), []);
+  assert.deepEqual(entitiesOf('{"value":[{"RowKey":"1"},{"RowKey":"2"}]}'), [], "a page that selected no PartitionKey");
+  assert.deepEqual(entitiesOf(undefined), []);
 });
 
 test("edmType: stated annotations first, then what JSON implies", () => {
