@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablelab/tablelab/build/site"
 	"github.com/tablelab/tablelab/build/testrun"
 )
 
@@ -29,8 +30,9 @@ var storages = []string{"memory", "durable"}
 
 // Tier is the test command's Worker tier: the build and its size, the
 // real JS SDK walks against the Worker under workerd on 127.0.0.1 in
-// each storage mode, and the Worker's own tests (the heap over 20,000
-// requests, panics, restarts).
+// each storage mode, the Worker's own tests (the heap over 20,000
+// requests, panics, restarts, partitions), and the docs' examples
+// against its Durable Object mode.
 func Tier(env testrun.Env) testrun.Tally {
 	var t testrun.Tally
 	if _, err := exec.LookPath("node"); err != nil {
@@ -64,6 +66,15 @@ func Tier(env testrun.Env) testrun.Tally {
 	}
 	t.Add(node(env, "worker tests", jsDir, []string{"--test", "--test-reporter=tap", "--test-concurrency=1", "worker.test.mjs"},
 		[]string{"WORKER_DIR=" + out}))
+	// The docs' examples, from the pages of a site built here (dist/ is
+	// the site tiers').
+	pages := filepath.Join(tmp, "site")
+	if err := site.Build(site.Options{Root: env.Root, Out: pages, NoEngine: true}); err != nil {
+		t.Add(testrun.Check("the site's pages, for their examples", err))
+		return t
+	}
+	t.Add(node(env, "the docs' examples against the Worker", jsDir, []string{"--test", "--test-reporter=tap", "--test-concurrency=1", "examples.test.mjs"},
+		[]string{"WORKER_DIR=" + out, "SITE_DIR=" + pages}))
 	return t
 }
 

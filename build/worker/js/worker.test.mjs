@@ -2,7 +2,7 @@
 // not show. WORKER_DIR is the folder `go run ./build worker` wrote.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePorts, startWorker } from "./runtime.mjs";
@@ -197,4 +197,73 @@ test("Durable Objects: a request that panics gets a 500, and the object's data i
     r = await tableRequest(table, "GET", "/devstoreaccount1/Tables");
     assert.deepEqual(await r.json(), { value: [{ TableName: "kept" }] });
   });
+});
+
+// sqliteFiles counts the Durable Objects' SQLite databases Miniflare keeps
+// under persist: one for each object that stored something.
+function sqliteFiles(persist) {
+  let n = 0;
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else if (e.name.endsWith(".sqlite")) n++;
+    }
+  };
+  walk(persist);
+  return n;
+}
+
+test("Durable Objects: each partition is an object; a table scan pages across them in key order, after a restart too; deleting the table removes it", async () => {
+  const persist = mkdtempSync(path.join(tmpdir(), "tablelab-worker-"));
+  const want = [];
+  for (const pk of ["m", "a", "z", "f"]) for (const rk of ["2", "1"]) want.push(`${pk}/${rk}`);
+  want.sort();
+  // pages follows the continuations of a table scan of $top=3.
+  const pages = async (table) => {
+    const keys = [], sizes = [];
+    let next = "";
+    for (let i = 0; i < 20; i++) {
+      const r = await tableRequest(table, "GET", `/devstoreaccount1/spread()?$top=3${next}`);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get("x-tablelab-plan"), "table-scan");
+      const page = (await r.json()).value;
+      keys.push(...page.map((e) => `${e.PartitionKey}/${e.RowKey}`));
+      sizes.push(page.length);
+      const npk = r.headers.get("x-ms-continuation-nextpartitionkey");
+      if (!npk) return { keys, sizes };
+      next = `&NextPartitionKey=${encodeURIComponent(npk)}&NextRowKey=${encodeURIComponent(r.headers.get("x-ms-continuation-nextrowkey"))}`;
+    }
+    assert.fail("no end of pages");
+  };
+  try {
+    await withWorker(durable, async ({ table }) => {
+      let r = await tableRequest(table, "POST", "/devstoreaccount1/Tables", { body: { TableName: "spread" } });
+      assert.equal(r.status, 201);
+      const before = sqliteFiles(persist);
+      for (const key of want) {
+        const [pk, rk] = key.split("/");
+        r = await tableRequest(table, "POST", "/devstoreaccount1/spread", { body: { PartitionKey: pk, RowKey: rk } });
+        assert.equal(r.status, 201);
+      }
+      assert.equal(sqliteFiles(persist) - before, 4, "one object for each of the four partitions");
+      r = await tableRequest(table, "GET", "/devstoreaccount1/spread()?$filter=PartitionKey%20eq%20'f'");
+      assert.equal(r.headers.get("x-tablelab-plan"), "partition-scan");
+      assert.deepEqual((await r.json()).value.map((e) => e.RowKey), ["1", "2"]);
+    }, persist);
+    await withWorker(durable, async ({ table }) => {
+      const { keys, sizes } = await pages(table);
+      assert.deepEqual(keys, want);
+      assert.deepEqual(sizes, [3, 3, 2]);
+      let r = await tableRequest(table, "DELETE", "/devstoreaccount1/Tables('spread')");
+      assert.equal(r.status, 204);
+      r = await tableRequest(table, "GET", "/devstoreaccount1/spread(PartitionKey='a',RowKey='1')");
+      assert.equal(r.status, 404);
+      assert.equal((await r.json())["odata.error"].code, "TableNotFound");
+      r = await tableRequest(table, "POST", "/devstoreaccount1/Tables", { body: { TableName: "spread" } });
+      assert.equal(r.status, 201);
+      assert.deepEqual((await pages(table)).keys, [], "the table made again is empty");
+    }, persist);
+  } finally {
+    rmSync(persist, { recursive: true, force: true });
+  }
 });
