@@ -182,10 +182,11 @@ func (o *object) deleted(name string) error {
 }
 
 // dropPending drops the partitions of deleted tables, a few at a time,
-// and forgets each once it is dropped. What fails to drop is tried again
-// after the next table is deleted; until then a dropped table's
-// partitions are unreachable (the directory refuses their generation)
-// but not yet empty.
+// and forgets each once it is dropped. What fails to drop (past the 50
+// subrequests the free plan allows a request, say) is tried again after
+// the next table is deleted; until then a deleted table's partitions
+// are unreachable, since the directory refuses their generation, but
+// not yet empty.
 func (os *objects) dropPending(o *object) {
 	dead, err := o.st.scan("d/", "", 16)
 	if err != nil {
@@ -204,7 +205,8 @@ func (os *objects) dropPending(o *object) {
 			}
 			var wg sync.WaitGroup
 			failed := make(chan struct{}, len(parts))
-			sem := make(chan struct{}, 8)
+			// A request may hold 6 connections open at once.
+			sem := make(chan struct{}, 6)
 			for _, p := range parts {
 				pk := strings.TrimPrefix(p.k, prefix)
 				wg.Add(1)

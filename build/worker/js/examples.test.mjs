@@ -16,7 +16,7 @@ import * as tables from "@azure/data-tables";
 import * as blobs from "@azure/storage-blob";
 import * as queues from "@azure/storage-queue";
 import { siteExamples, settled } from "../../browser/examples.mjs";
-import { freePorts, startWorker } from "./runtime.mjs";
+import { startOnFreePorts } from "./runtime.mjs";
 import { devAccount, devKey } from "./signed.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -36,8 +36,7 @@ test("the built site has examples to run", () => {
 for (const ex of examples) {
   test(`the Worker, real SDK: ${ex.page}#${ex.id}`, async () => {
     const persist = mkdtempSync(path.join(tmpdir(), "tablelab-examples-"));
-    const [blob, queue, table] = await freePorts(3);
-    const mf = await startWorker({ dir, persist, ports: { blob, queue, table }, vars: { TABLELAB_DEV: "1", TABLELAB_STORAGE: "durable" } });
+    const { mf, ports: { blob, queue, table } } = await startOnFreePorts({ dir, persist, vars: { TABLELAB_DEV: "1", TABLELAB_STORAGE: "durable" } });
     let result;
     try {
       const endpoint = (p) => `http://127.0.0.1:${p}/${devAccount}`;

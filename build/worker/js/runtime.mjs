@@ -34,7 +34,12 @@ export async function startWorker({ dir, persist, ports, vars = {} }) {
       { host: "127.0.0.1", port: ports.queue },
     ],
   });
-  await mf.ready;
+  try {
+    await mf.ready;
+  } catch (e) {
+    await mf.dispose().catch(() => {});
+    throw e;
+  }
   return mf;
 }
 
@@ -50,4 +55,19 @@ export async function freePorts(n) {
   const ports = servers.map((s) => s.address().port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   return ports;
+}
+
+// startOnFreePorts is startWorker on three ports free a moment ago, tried
+// again on others when one was taken meanwhile (the machine is shared).
+// Resolves to {mf, ports}.
+export async function startOnFreePorts(opts) {
+  for (let attempt = 1; ; attempt++) {
+    const [blob, queue, table] = await freePorts(3);
+    const ports = { blob, queue, table };
+    try {
+      return { mf: await startWorker({ ...opts, ports }), ports };
+    } catch (e) {
+      if (e?.code !== "ERR_ADDRESS_IN_USE" || attempt === 5) throw e;
+    }
+  }
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePorts, startWorker } from "./runtime.mjs";
+import { startOnFreePorts } from "./runtime.mjs";
 import { tableRequest } from "./signed.mjs";
 
 const dir = process.env.WORKER_DIR;
@@ -15,8 +15,7 @@ if (!dir) throw new Error("set WORKER_DIR to the folder go run ./build worker wr
 async function withWorker(vars, fn, persist) {
   const own = !persist;
   persist ??= mkdtempSync(path.join(tmpdir(), "tablelab-worker-"));
-  const [blob, queue, table] = await freePorts(3);
-  const mf = await startWorker({ dir, persist, ports: { blob, queue, table }, vars });
+  const { mf, ports: { blob, queue, table } } = await startOnFreePorts({ dir, persist, vars });
   try {
     return await fn({
       table: `http://127.0.0.1:${table}`,
