@@ -334,9 +334,21 @@ func (s *Store) walk(p *queryPlan, pg *pager) {
 	}
 	tree, release := s.snapshot()
 	defer release()
+	// What a filter turns down of the entities held in memory, the bulk
+	// of a scan, is decided here rather than in a call to visit; the
+	// rest (matches, settled entities, a full page) goes to visit.
+	f, plain := p.filter, p.filter != nil && p.rng == nil
 	tree.Ascend(b.start, func(it keyspace.Item) bool {
 		if b.past(it) || end != "" && it.PK() > end {
 			return false
+		}
+		if plain && !it.Settled() && pg.page.Plan.Examined < pg.maxExamined && len(pg.page.Entities) < pg.p.top {
+			pg.rec.Reset(it.Enc, it.HeadLen())
+			if !f.Match(&pg.rec) {
+				pg.page.Plan.Examined++
+				pg.lastMatched = false
+				return true
+			}
 		}
 		return pg.visit(it)
 	})

@@ -422,12 +422,17 @@ func (er *Record) Property(name string) (edm.Value, bool) {
 				er.Deferred = true
 				return edm.Value{}, false
 			}
+			er.lastAt, er.lastLen = at, l
+			if kind == edm.Int32 && off+4 <= len(s) {
+				// The commonest kind a filter compares, read in line.
+				return edm.Int32Value(int32(uint32(s[off]) | uint32(s[off+1])<<8 | uint32(s[off+2])<<16 | uint32(s[off+3])<<24)), true
+			}
 			r := reader{s: s, off: off}
 			v := r.value(kind, plain)
 			if r.err {
+				er.lastLen = 0
 				return edm.Value{}, false
 			}
-			er.lastAt, er.lastLen = at, l
 			return v, true
 		}
 		if c > 0 {
