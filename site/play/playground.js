@@ -16,8 +16,8 @@
 // [data-walked-from][data-walked-to]; #pg-share-link (the link Share made).
 //
 // A program may make thousands of requests: what it prints and requests
-// reaches the page as it happens and is put on it a few times a second,
-// and each panel draws a bounded number of rows, so the page stays
+// reaches the page as it happens and is put on it twice a second, and
+// each panel draws a bounded number of rows, so the page stays
 // responsive however much the program does.
 
 import { EngineClient, ENDPOINT } from "./engine.js";
@@ -51,7 +51,7 @@ const PLAN_LIMIT = 200;
 // far more than the messages behind it; drawn once an animation frame, a
 // program making a request every few milliseconds kept the page painting
 // without pause.
-const DRAW_MS = 250;
+const DRAW_MS = 500;
 
 const here = new URL(".", import.meta.url);
 
@@ -364,8 +364,8 @@ async function start(root) {
 
 // LiveView puts what a run prints and requests on the page as it
 // happens, in an animation frame at most once every DRAW_MS: a program
-// making a request every millisecond costs the page a few small updates
-// a second, not one a message. The wire log keeps the newest WIRE_LIMIT
+// making a request every millisecond costs the page two small updates a
+// second, not one a message. The wire log keeps the newest WIRE_LIMIT
 // requests and says how many it dropped.
 class LiveView {
   constructor(ui, say) {
