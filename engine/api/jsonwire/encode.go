@@ -1,7 +1,6 @@
 package jsonwire
 
 import (
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -133,7 +133,7 @@ func QuoteKey(k string) string {
 	if plain {
 		return k
 	}
-	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
+	return strings.ReplaceAll(urltext.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
 // TablePath is the path of a table resource: Tables('name').
