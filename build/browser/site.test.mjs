@@ -126,7 +126,14 @@ function siteInChromium() {
     for (const [path, exs] of byPage) {
       const { page, problems } = await open(path);
       for (const ex of exs) {
-        const got = await runFigure(page, ex.id);
+        let got;
+        try {
+          got = await runFigure(page, ex.id);
+        } catch (err) {
+          // Name the example: a timeout alone does not say which one hung.
+          err.message = `${path}#${ex.id}: ${err.message}`;
+          throw err;
+        }
         record[`${path}#${ex.id}`] = { source: ex.source, output: got.output, plans: got.plans };
         assert.equal(got.state, "done", `${path}#${ex.id}: ended ${got.state}: ${got.error}`);
         assert.equal(got.matches, "true", `${path}#${ex.id}: the page's own check of its output and plans`);
