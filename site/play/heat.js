@@ -1,7 +1,8 @@
 // The partition heat model: entity operations per partition per second
 // of the run's store clock, from the requests the runner records, set
-// against the partition target. Page-only: what a run prints never
-// depends on it.
+// against the partition target. What a run prints never depends on it:
+// the runner worker works out each request's operations (operationsOf)
+// and the page adds them up (Heat).
 //
 // An operation is a write of one entity (a batch counts each of its
 // operations) or an entity a read examined (the engine's
@@ -117,9 +118,13 @@ export class Heat {
     this.scans = new Map(); // table → Map(second → count)
   }
 
-  /** add counts one recorded request (a runner entry with its date). */
+  /**
+   * add counts one recorded request (a runner entry with its date). An
+   * entry that carries ops, its operationsOf as the runner worker worked
+   * them out, is not read again.
+   */
   add(entry) {
-    const ops = operationsOf(entry);
+    const ops = entry.ops ?? operationsOf(entry);
     if (ops.length === 0) return;
     const at = Date.parse(entry.date ?? "");
     let second = Number.isNaN(at) ? this.last : Math.floor(at / 1000);

@@ -63,7 +63,7 @@ export class RunHost {
       run?.onPrint?.(data.print);
     } else if ("request" in data) {
       if (!run) return;
-      const entry = data.request;
+      const entry = readable(data.request);
       run.requestCount++;
       if (entry.plan) run.queries.push(queryOf(entry));
       run.requests.push(entry);
@@ -159,6 +159,31 @@ export class RunHost {
     this.worker = null;
     this.#finish(this.#sofar({ name: "Stopped", message: "the program was stopped before it finished" }));
   }
+}
+
+const decoder = new TextDecoder();
+
+// readable makes the bodies of an entry that came as bytes text again,
+// decoded when first read: the page reads only the few it shows, and
+// bytes, held outside the script's heap, cost its garbage collector
+// nothing while a run keeps hundreds of large batches.
+function readable(entry) {
+  for (const name of ["requestBody", "responseBody"]) {
+    let bytes = entry[name];
+    if (!(bytes instanceof Uint8Array)) continue;
+    let text;
+    Object.defineProperty(entry, name, {
+      enumerable: true,
+      get() {
+        if (text === undefined) {
+          text = decoder.decode(bytes);
+          bytes = null;
+        }
+        return text;
+      },
+    });
+  }
+  return entry;
 }
 
 // queryOf is a read as the runner's result lists it among its queries.

@@ -93,3 +93,11 @@ test("Heat: exactly the target is not over it; a request without a Date counts i
   assert.deepEqual(s.partitions.map((p) => [p.partition, p.total, p.perSecond]), [["p", 2000, [2000, 0]], ["q", 1, [1, 0]]]);
   assert.deepEqual(s.scans, [{ table: "T", total: 2001, peak: 2001, peakSecond: 1, perSecond: [0, 2001] }]);
 });
+
+test("Heat: an entry that carries its operations (the runner worker's) is counted by them, its body unread", () => {
+  const h = new Heat();
+  const worked = { ...batch("Log", "p", 100, 0), ops: operationsOf(batch("Log", "p", 100, 0)) };
+  h.add({ ...worked, requestBody: undefined });
+  h.add({ method: "POST", url: `${base}/$batch?${sas}`, status: 202, date: at(0), ops: [{ table: "Log", partition: "q", count: 7, read: false }] });
+  assert.deepEqual(h.summary().partitions.map((p) => [p.partition, p.total]), [["p", 100], ["q", 7]]);
+});

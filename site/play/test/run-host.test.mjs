@@ -155,6 +155,33 @@ test("a run keeps the newest requests with their bodies, counts them all and lis
   assert.equal(result.error, undefined);
 });
 
+test("bodies that cross as bytes, as run-worker.js sends them, read as the text they were", async () => {
+  const encoder = new TextEncoder();
+  const body = '{"PartitionKey":"Zoë","RowKey":"東京 🚀"}';
+  FakeWorker.script = (w, data) => {
+    if (!("run" in data)) return;
+    w.emit({
+      request: {
+        method: "POST",
+        url: "http://127.0.0.1:10002/devstoreaccount1/T",
+        status: 201,
+        requestBody: encoder.encode(body),
+        responseBody: encoder.encode(""),
+        ops: [{ table: "T", partition: "Zoë", count: 1, read: false }],
+      },
+    });
+    w.emit({ done: { output: "", requestCount: 1 } });
+  };
+  const host = new RunHost(engine, "run-worker.js");
+  const heard = [];
+  const result = await host.run("…", "playground", { onRequest: (r) => heard.push(r) });
+  assert.equal(heard[0].requestBody, body);
+  assert.equal(heard[0].requestBody, body, "read twice");
+  assert.equal(result.requests[0].responseBody, "");
+  assert.deepEqual(JSON.parse(JSON.stringify(result.requests[0])).requestBody, body, "the bodies are the entry's own fields");
+  assert.deepEqual(result.requests[0].ops, [{ table: "T", partition: "Zoë", count: 1, read: false }]);
+});
+
 test("the code's sleep moves the run's store's clock, and a bytes request reaches the engine as bytes", async () => {
   const bytes = new TextEncoder().encode("PUT /devstoreaccount1/c/b HTTP/1.1\r\nHost: 127.0.0.1:10000\r\n\r\n\u0000\u00ff");
   FakeWorker.script = (w, data) => {
