@@ -19,7 +19,7 @@ var tiers = []testrun.Tier{
 	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
 	{Name: "wasm: the browser engine's size budget, its worker under Node, the benchmark", Run: wasm.Tier},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
-	{Name: "worker: the Cloudflare Worker under workerd (its size, the SDK walks, heap, panics, restarts)", Run: worker.Tier},
+	{Name: "worker: the Cloudflare Worker under workerd (its size, the SDK walks, heap, panics, restarts, partitions, the docs' examples)", Run: worker.Tier},
 	{Name: "README examples, run as written (curl, and JavaScript in a fresh npm folder)", Run: testrun.README},
 	{Name: "playground units (node --test in site/play)", Run: testrun.PlayUnits},
 	{Name: "site: build dist/ and check its pages, links and engine files", Run: sitecheck.Tier},
