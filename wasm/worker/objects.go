@@ -306,9 +306,9 @@ func (os *objects) servePart(o *object, rec *recorder, r *http.Request) {
 	}
 	write := r.Header.Get(hdrWrite) == "1"
 	o.mu.Lock()
-	known := o.registered
+	known := o.registered || o.dropped
 	o.mu.Unlock()
-	if !known && !o.dropped {
+	if !known {
 		// The directory says whether the table is still this
 		// generation, and learns of a partition about to hold data.
 		op := opCheck
