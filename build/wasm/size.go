@@ -19,7 +19,7 @@ const BudgetGzip = 12 << 20 / 10
 // command fails: the size measured once the Queue and Blob services were
 // linked, with a little room. It is a ratchet, not a goal: lower it as the
 // build shrinks, until it meets BudgetGzip and the two are one again.
-const CeilingGzip = 128 << 20 / 100
+const CeilingGzip = 124 << 20 / 100
 
 // Sizes are a binary's raw size and its size compressed as a static host
 // would serve it.
