@@ -173,6 +173,7 @@ func (f *Filter) Residual(p Plan) *Filter {
 		return nil
 	}
 	var keep []node
+	dropped := false
 	var walk func(n node)
 	walk = func(n node) {
 		if a, ok := n.(*andNode); ok {
@@ -182,6 +183,7 @@ func (f *Filter) Residual(p Plan) *Filter {
 		}
 		if c, ok := n.(*cmpNode); ok && c.lit.Kind() == edm.String && interval(c.op, "") != (Interval{}) {
 			if c.name == "PartitionKey" || c.name == "RowKey" && p.PartitionKey.Point() {
+				dropped = true
 				return
 			}
 		}
@@ -190,6 +192,9 @@ func (f *Filter) Residual(p Plan) *Filter {
 	walk(f.root)
 	if len(keep) == 0 {
 		return nil
+	}
+	if !dropped {
+		return f // all of it remains, evaluation form included
 	}
 	root := keep[0]
 	for _, n := range keep[1:] {
