@@ -380,6 +380,7 @@ class LiveView {
     this.frame = 0;
     this.drawn = -Infinity;
     ui.wire.replaceChildren();
+    ui.wire.classList.add("pg-wire-live");
     this.#showDropped();
   }
 
@@ -409,6 +410,7 @@ class LiveView {
     this.timer = this.frame = 0;
     this.lines = [];
     this.#drawRequests();
+    this.ui.wire.classList.remove("pg-wire-live");
   }
 
   // schedule asks for a draw DRAW_MS after the last one, in the frame
