@@ -136,9 +136,13 @@ var (
 	tapCount = regexp.MustCompile(`(?m)^# (pass|fail|cancelled|skipped) (\d+)$`)
 )
 
-// countTAP counts node's TAP report: its totals (a cancelled test is a
-// failed one), and a line for each failed or skipped test.
-func countTAP(out string) Tally {
+// countTAP counts node's TAP report as the JS walks' tier names it.
+func countTAP(out string) Tally { return CountTAP(out, "js") }
+
+// CountTAP counts node's TAP report: its totals (a cancelled test is a
+// failed one), and a line for each failed or skipped test, named with
+// label first.
+func CountTAP(out, label string) Tally {
 	var t Tally
 	for _, m := range tapCount.FindAllStringSubmatch(out, -1) {
 		n, _ := strconv.Atoi(m[2])
@@ -155,9 +159,9 @@ func countTAP(out string) Tally {
 		name, directive, _ := strings.Cut(m[2], " # ")
 		switch {
 		case m[1] == "not ok":
-			t.Failures = append(t.Failures, "js: "+name)
+			t.Failures = append(t.Failures, label+": "+name)
 		case strings.HasPrefix(strings.ToUpper(directive), "SKIP"):
-			t.Skips = append(t.Skips, "js: "+name+" ("+strings.TrimSpace(directive[4:])+")")
+			t.Skips = append(t.Skips, label+": "+name+" ("+strings.TrimSpace(directive[4:])+")")
 		}
 	}
 	return t

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -225,7 +224,7 @@ func node(env testrun.Env, what, dir string, args, extraEnv []string) testrun.Ta
 	cmd.Stdout = io.MultiWriter(&out, env.Out)
 	cmd.Stderr = env.Out
 	runErr := cmd.Run()
-	t := countTAP(out.String())
+	t := testrun.CountTAP(out.String(), "worker js")
 	if runErr != nil && t.Failed == 0 {
 		t.Fail(what + ": node --test: " + runErr.Error())
 	}
@@ -235,34 +234,3 @@ func node(env testrun.Env, what, dir string, args, extraEnv []string) testrun.Ta
 	return t
 }
 
-var (
-	tapLine  = regexp.MustCompile(`(?m)^(ok|not ok) \d+ - (.*)$`)
-	tapCount = regexp.MustCompile(`(?m)^# (pass|fail|cancelled|skipped) (\d+)$`)
-)
-
-// countTAP counts node's TAP report: its totals, and a line for each
-// top-level test that failed or was skipped.
-func countTAP(out string) testrun.Tally {
-	var t testrun.Tally
-	for _, m := range tapCount.FindAllStringSubmatch(out, -1) {
-		n, _ := strconv.Atoi(m[2])
-		switch m[1] {
-		case "pass":
-			t.Passed = n
-		case "fail", "cancelled":
-			t.Failed += n
-		case "skipped":
-			t.Skipped = n
-		}
-	}
-	for _, m := range tapLine.FindAllStringSubmatch(out, -1) {
-		name, directive, _ := strings.Cut(m[2], " # ")
-		switch {
-		case m[1] == "not ok":
-			t.Failures = append(t.Failures, "worker js: "+name)
-		case strings.HasPrefix(strings.ToUpper(directive), "SKIP"):
-			t.Skips = append(t.Skips, "worker js: "+name+" ("+strings.TrimSpace(directive[4:])+")")
-		}
-	}
-	return t
-}
