@@ -233,4 +233,3 @@ func node(env testrun.Env, what, dir string, args, extraEnv []string) testrun.Ta
 	}
 	return t
 }
-
