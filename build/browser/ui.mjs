@@ -20,9 +20,39 @@ const runLimitMs = 300000;
  */
 export async function runFigure(page, id) {
   const figure = page.locator(`figure[id="${id}"]`);
-  await figure.locator("button.run-button").waitFor({ state: "visible" });
+  const button = figure.locator("button.run-button");
+  await button.waitFor({ state: "visible" });
   await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === "ready", id);
-  await figure.locator("button.run-button").click();
+  // The editor draws the lines that scroll into view and grows as it does:
+  // a click whose press and release straddle that lands beside the
+  // button. Wait for the figure to hold still first, and press again if
+  // the run did not start.
+  await button.scrollIntoViewIfNeeded();
+  for (let attempt = 1; ; attempt++) {
+    await page.waitForFunction(
+      (id) =>
+        new Promise((resolve) => {
+          const f = document.getElementById(id);
+          let last = "";
+          let same = 0;
+          const tick = () => {
+            const r = f.getBoundingClientRect();
+            const now = `${r.top},${r.height}`;
+            same = now === last ? same + 1 : 0;
+            last = now;
+            if (same >= 3) resolve(true);
+            else requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+      id,
+    );
+    await button.click();
+    const started = await page
+      .waitForFunction((id) => document.getElementById(id)?.dataset.state !== "ready", id, { timeout: 5000 })
+      .then(() => true, () => false);
+    if (started || attempt >= 3) break;
+  }
   await page.waitForFunction(
     (id) => !["ready", "running"].includes(document.getElementById(id)?.dataset.state),
     id,
