@@ -50,7 +50,7 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 	// Each core has a verifier of its own: they cache what they have
 	// verified, and a SAS for one service says nothing of another.
 	verifier := func() *auth.Verifier {
-		v := &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose}
+		v := &auth.Verifier{Accounts: accounts, AllowAnonymous: cfg.loose, SharedKey: auth.VerifySharedKey}
 		if cfg.oauth == "basic" {
 			v.Bearer = bearer.Basic
 		}

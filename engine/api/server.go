@@ -37,8 +37,10 @@ const MaxBodyBytes = 4 << 20
 // Options configure a Server.
 type Options struct {
 	// Verifier authenticates requests. Nil means the development account
-	// with its well-known key, and no anonymous access. When its Policies
-	// is nil, NewServer sets it to this server's stored access policies.
+	// by SAS only (its SharedKey unset), and no anonymous access: a host
+	// that takes Shared Key signatures passes a Verifier that does, and
+	// one that does not links none of their check. When its Policies is
+	// nil, NewServer sets it to this server's stored access policies.
 	Verifier *auth.Verifier
 	// NewID returns request ids; nil uses random UUIDs.
 	NewID func() string

@@ -233,7 +233,9 @@ func (s *Set) server(svc Service, store *engine.Store, now func() time.Time, cos
 }
 
 // verifier authenticates the Queue and Blob requests of a page: the
-// development account, as the Table service has it by default.
+// development account by SAS only, as the Table service has it by
+// default. The page's SDKs sign with the account SAS the engine issues
+// (SAS), so the build carries no Shared Key check.
 func verifier() *auth.Verifier {
 	return &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}}
 }

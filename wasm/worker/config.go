@@ -84,7 +84,7 @@ func readConfig(getenv func(string) string) (config, error) {
 // verifier is a fresh verifier of the configured accounts: each service
 // has its own, since a verifier caches what it has verified.
 func (c config) verifier() *auth.Verifier {
-	return &auth.Verifier{Accounts: c.accounts}
+	return &auth.Verifier{Accounts: c.accounts, SharedKey: auth.VerifySharedKey}
 }
 
 // serviceOf returns the service a request's Host names: one of the

@@ -2,7 +2,8 @@
 // and Queue services: Shared Key and Shared Key Lite signatures with an
 // account key, service SAS (table, container, blob, queue) and account
 // SAS tokens, or anonymous access when a host allows it. It needs no
-// net/http or fmt, so it goes into the browser build.
+// net/http or fmt, so it goes into the browser build; Shared Key checking
+// is linked only by hosts that set Verifier.SharedKey.
 //
 // Verify turns a request into a Grant; the protocol layer asks the Grant,
 // per operation, whether the request may perform it (Check and

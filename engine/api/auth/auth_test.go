@@ -11,6 +11,9 @@ import (
 
 var now = time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
 
+// time1123 is the form of a signed request's date.
+const time1123 = "Mon, 02 Jan 2006 15:04:05 GMT"
+
 func header(h map[string]string) func(string) string {
 	return func(name string) string {
 		for k, v := range h {
@@ -24,7 +27,7 @@ func header(h map[string]string) func(string) string {
 
 func verifier() *Verifier {
 	second := Account{Name: "second", Keys: [][]byte{[]byte("key-one"), []byte("key-two")}}
-	return &Verifier{Accounts: []Account{DevAccount(), second}}
+	return &Verifier{Accounts: []Account{DevAccount(), second}, SharedKey: VerifySharedKey}
 }
 
 func signedRequest(account string, key []byte, date time.Time, path, query string) Request {
@@ -91,6 +94,45 @@ func TestSharedKeyFull(t *testing.T) {
 	r.Method = "PUT"
 	if _, err := v.Verify(r); err == nil {
 		t.Fatal("SharedKey signs the verb")
+	}
+}
+
+// TestSASOnly checks a verifier without SharedKey, the browser's: a
+// request signed with the account key, however well, is refused with
+// AuthenticationFailed saying the host takes SAS only, while a SAS, a
+// bearer check and anonymous access work as before.
+func TestSASOnly(t *testing.T) {
+	v := &Verifier{Accounts: []Account{DevAccount()}}
+	key := DevAccount().Keys[0]
+	lite := signedRequest(DevAccountName, key, now, "/devstoreaccount1/Tables", "")
+	d := now.Format(time1123)
+	full := Request{Method: "GET", RawPath: "/devstoreaccount1/Tables", Account: DevAccountName, Now: now, Header: header(map[string]string{
+		"x-ms-date": d, "Authorization": "SharedKey devstoreaccount1:" + Sign(key, "GET\n\n\n"+d+"\n/devstoreaccount1/devstoreaccount1/Tables")})}
+	if _, err := verifier().Verify(full); err != nil {
+		t.Fatalf("the request is well signed: %v", err)
+	}
+	for _, svc := range []Service{Table, Blob, Queue} {
+		for name, r := range map[string]Request{"SharedKeyLite": lite, "SharedKey": full} {
+			r.Service = svc
+			_, err := v.Verify(r)
+			if !svcerr.Is(err, svcerr.AuthenticationFailed) || !strings.Contains(err.Error(), "shared access signatures (SAS) only") ||
+				!strings.Contains(err.Error(), "("+name+")") {
+				t.Errorf("%v %s on a SAS-only host: %v", svc, name, err)
+			}
+		}
+	}
+	other := lite
+	other.Header = header(map[string]string{"Authorization": "Basic dXNlcg=="})
+	if _, err := v.Verify(other); !svcerr.Is(err, svcerr.AuthenticationFailed) || !strings.Contains(err.Error(), "scheme Basic is not supported") {
+		t.Errorf("another scheme: %v", err)
+	}
+	sas := NewTableSAS(DevAccountName, key, TableSAS{Table: "people", Permissions: "r", Expiry: now.Add(time.Hour)})
+	if _, err := v.Verify(sasRequest("people", sas)); err != nil {
+		t.Errorf("a SAS on a SAS-only host: %v", err)
+	}
+	v.AllowAnonymous = true
+	if _, err := v.Verify(lite); !svcerr.Is(err, svcerr.AuthenticationFailed) {
+		t.Errorf("a signed request is judged by its signature, anonymous access or not: %v", err)
 	}
 }
 

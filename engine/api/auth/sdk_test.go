@@ -84,7 +84,7 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func newRecorder(t *testing.T, svc auth.Service) (*recorder, string) {
-	rec := &recorder{svc: svc, v: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}}}
+	rec := &recorder{svc: svc, v: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, SharedKey: auth.VerifySharedKey}}
 	srv := httptest.NewServer(rec)
 	t.Cleanup(srv.Close)
 	return rec, srv.URL + "/" + auth.DevAccountName

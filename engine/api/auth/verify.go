@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablelab/tablelab/engine/internal/timefmt"
 	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
@@ -75,6 +74,14 @@ type Verifier struct {
 	// Policies, when set, finds the stored access policy id of a table of
 	// account, for a table SAS naming it with si; nil knows none.
 	Policies func(account, table, id string) (Policy, bool)
+	// SharedKey, when set, checks a request signed with an account key
+	// (the Authorization schemes SharedKey and SharedKeyLite), authz being
+	// the header's value, returning nil to grant the request full access;
+	// VerifySharedKey is the service's check. Nil refuses both schemes.
+	// The check lives with the host so that a build whose clients sign
+	// with SAS only (the browser's) carries none of the canonicalisation
+	// it needs.
+	SharedKey func(r Request, authz string, accounts []Account) error
 
 	// sas remembers SAS signatures already verified, so that a token used
 	// for many requests pays for its HMAC once.
@@ -132,10 +139,20 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 		return Grant{}, failed("The query string is malformed.")
 	}
 	if authz := header("Authorization"); authz != "" {
-		if scheme, token, _ := strings.Cut(strings.TrimSpace(authz), " "); scheme == "Bearer" {
+		scheme, token, _ := strings.Cut(strings.TrimSpace(authz), " ")
+		switch {
+		case scheme == "Bearer":
 			return v.verifyBearer(r, strings.TrimSpace(token))
+		case v.SharedKey != nil:
+			r.Header = header
+			if err := v.SharedKey(r, authz, v.Accounts); err != nil {
+				return Grant{}, err
+			}
+			return Grant{full: true, service: r.Service}, nil
+		case scheme == "SharedKey" || scheme == "SharedKeyLite":
+			return Grant{}, failed("This host accepts shared access signatures (SAS) only, not requests signed with an account key (" + scheme + ").")
 		}
-		return v.verifyKey(r, header, q, authz)
+		return Grant{}, failed("The authorization scheme " + scheme + " is not supported.")
 	}
 	if q.Get("sig") != "" {
 		return v.verifySAS(r, q)
@@ -171,80 +188,11 @@ func (v *Verifier) verifyBearer(r Request, token string) (Grant, error) {
 // refuses: AuthenticationFailed with detail saying why.
 func BearerFailed(detail string) error { return failed(detail) }
 
-// verifyKey checks a SharedKey or SharedKeyLite signature.
-func (v *Verifier) verifyKey(r Request, header func(string) string, q urltext.Values, authz string) (Grant, error) {
-	scheme, cred, ok := strings.Cut(authz, " ")
-	if !ok {
-		return Grant{}, failed("The Authorization header is malformed.")
-	}
-	name, sig, ok := strings.Cut(strings.TrimSpace(cred), ":")
-	if !ok {
-		return Grant{}, failed("The Authorization header is malformed.")
-	}
-	if name != r.Account {
-		return Grant{}, failed("The account in the Authorization header does not match the request.")
-	}
-	acct := v.account(name)
-	if acct == nil {
-		return Grant{}, failed("The account " + name + " is unknown.")
-	}
-	date := header("x-ms-date")
-	if date == "" {
-		date = header("Date")
-	}
-	t, ok := timefmt.Parse(timefmt.RFC1123, date)
-	if !ok {
-		return Grant{}, failed("The request date is missing or malformed.")
-	}
-	if d := r.now().Sub(t); d > MaxClockSkew || d < -MaxClockSkew {
-		return Grant{}, failed("The request date is more than 15 minutes from the server's time.")
-	}
-	if scheme != "SharedKey" && scheme != "SharedKeyLite" {
-		return Grant{}, failed("The authorization scheme " + scheme + " is not supported.")
-	}
-	lite := scheme == "SharedKeyLite"
-	if r.Service != Table {
-		if !signedByAny(acct, sig, blobQueueStrings(r, header, q, lite)) {
-			return Grant{}, failed("The signature does not match.")
-		}
-		return Grant{full: true, service: r.Service}, nil
-	}
-	resource := CanonicalResource(r.Account, r.RawPath, q.Get("comp"))
-	var toSign string
-	if lite {
-		toSign = date + "\n" + resource
-	} else {
-		toSign = r.Method + "\n" + header("Content-MD5") + "\n" + header("Content-Type") + "\n" + date + "\n" + resource
-	}
-	if !signedBy(acct, toSign, sig) {
-		return Grant{}, failed("The signature does not match.")
-	}
-	return Grant{full: true}, nil
-}
-
-const time1123 = "Mon, 02 Jan 2006 15:04:05 GMT"
-
-// CanonicalResource is the resource part of a Shared Key string to sign:
-// "/" + account + the path as sent, plus "?comp=" when the query has one.
-// In path-style addressing the account therefore appears twice.
-func CanonicalResource(account, rawPath, comp string) string {
-	s := "/" + account + rawPath
-	if comp != "" {
-		s += "?comp=" + comp
-	}
-	return s
-}
-
 // Sign returns the base64 HMAC-SHA256 of s under key.
 func Sign(key []byte, s string) string {
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte(s))
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
-}
-
-// signedBy reports whether sig is s signed with one of the account's keys.
-func signedBy(a *Account, s, sig string) bool {
-	return signingKey(a, s, sig) != nil
 }
 
 // signingKey returns the key of a that signed s with sig, or nil if none did.
@@ -275,12 +223,6 @@ func (v *Verifier) signedSAS(a *Account, s, sig string) bool {
 	}
 	v.sas.add(k, s, sig)
 	return true
-}
-
-// SignSharedKeyLite returns the Authorization header value the SDKs send:
-// "SharedKeyLite account:signature" over the date and the resource.
-func SignSharedKeyLite(account string, key []byte, date, rawPath, comp string) string {
-	return "SharedKeyLite " + account + ":" + Sign(key, date+"\n"+CanonicalResource(account, rawPath, comp))
 }
 
 // ParseQuery reads a raw query string as the service does: pairs split on

@@ -58,7 +58,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(apihttp.Handler{Server: blobapi.NewServer(svc, blobapi.Options{}), Stream: true})
+	ts := httptest.NewServer(apihttp.Handler{Server: blobapi.NewServer(svc, blobapi.Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, SharedKey: auth.VerifySharedKey}}), Stream: true})
 	t.Cleanup(ts.Close)
 	e := &env{url: ts.URL + "/" + auth.DevAccountName + "/", store: st, svc: svc}
 	cred, err := azblob.NewSharedKeyCredential(auth.DevAccountName, auth.DevAccountKey)

@@ -38,7 +38,7 @@ const MaxXMLBody = 8 << 20
 // Options configure a Server.
 type Options struct {
 	// Verifier authenticates requests. Nil means the development account
-	// with its well-known key, and no anonymous access.
+	// by SAS only (its SharedKey unset), and no anonymous access.
 	Verifier *auth.Verifier
 	// NewID returns request ids; nil uses random ones.
 	NewID func() string

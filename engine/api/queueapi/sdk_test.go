@@ -66,7 +66,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(apihttp.Handler{Server: queueapi.NewServer(svc, queueapi.Options{})})
+	srv := httptest.NewServer(apihttp.Handler{Server: queueapi.NewServer(svc, queueapi.Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, SharedKey: auth.VerifySharedKey}})})
 	t.Cleanup(srv.Close)
 	cred, err := azqueue.NewSharedKeyCredential(account, base64.StdEncoding.EncodeToString(auth.DevAccount().Keys[0]))
 	if err != nil {

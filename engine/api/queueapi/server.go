@@ -34,7 +34,7 @@ const MaxBodyBytes = 1 << 20
 // Options configure a Server.
 type Options struct {
 	// Verifier authenticates requests. Nil means the development account
-	// with its well-known key, and no anonymous access.
+	// by SAS only (its SharedKey unset), and no anonymous access.
 	Verifier *auth.Verifier
 	// NewID returns request ids, message ids and pop receipts, in the order
 	// a request needs them; nil uses random ones. Examples inject a counter

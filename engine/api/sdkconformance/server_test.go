@@ -17,6 +17,7 @@ import (
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
+	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/settings"
 )
 
@@ -30,7 +31,7 @@ func startServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := apifasthttp.NewServer(api.NewServer(engine.New(engine.Options{}), api.Options{Settings: settings.New(nil)}), apifasthttp.Config{}, nil)
+	srv := apifasthttp.NewServer(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, SharedKey: auth.VerifySharedKey}, Settings: settings.New(nil)}), apifasthttp.Config{}, nil)
 	go srv.Serve(ln)
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	return "http://" + ln.Addr().String() + "/devstoreaccount1"

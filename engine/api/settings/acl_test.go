@@ -18,7 +18,7 @@ import (
 // policies.
 func TestStoredAccessPolicies(t *testing.T) {
 	store := engine.New(engine.Options{})
-	srv := api.NewServer(store, api.Options{Settings: settings.New(nil)})
+	srv := api.NewServer(store, api.Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, SharedKey: auth.VerifySharedKey}, Settings: settings.New(nil)})
 	key := auth.DevAccount().Keys[0]
 	// The owner's requests: signed with the account key (SharedKeyLite).
 	owner := func(method, target, body string) *api.Response {
