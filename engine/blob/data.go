@@ -1,7 +1,6 @@
 package blob
 
 import (
-	"crypto/md5"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/internal/digest"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -67,7 +67,7 @@ type upload struct {
 	gen  string // the container generation whose partition records it
 	id   string
 	size int64
-	md5  [md5.Size]byte
+	md5  [digest.MD5Size]byte
 }
 
 // errBodyTooShort is what a body that ends before its Content-Length
@@ -85,7 +85,7 @@ func (s *Service) write(gen string, r io.Reader, n int64) (*upload, error) {
 	if _, err := s.store.Write(blobsTable, engine.Op{Kind: engine.Insert, Entity: rec}); err != nil {
 		return nil, err
 	}
-	h := md5.New()
+	h := digest.NewMD5()
 	buf := make([]byte, min(n, ChunkSize))
 	for i, left := int64(0), n; left > 0; i++ {
 		b := buf[:min(left, ChunkSize)]

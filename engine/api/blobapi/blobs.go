@@ -2,7 +2,6 @@ package blobapi
 
 import (
 	"bytes"
-	"crypto/md5"
 	"encoding/base64"
 	"io"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/xmlwire"
 	"github.com/tablelab/tablelab/engine/blob"
+	"github.com/tablelab/tablelab/engine/internal/digest"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -37,7 +37,7 @@ func (c *call) md5Header(name string) ([]byte, error) {
 		return nil, nil
 	}
 	b, err := base64.StdEncoding.DecodeString(v)
-	if err != nil || len(b) != md5.Size {
+	if err != nil || len(b) != digest.MD5Size {
 		return nil, svcerr.New(svcerr.InvalidMD5)
 	}
 	return b, nil
@@ -165,7 +165,7 @@ func (c *call) putBlock() error {
 	}
 	// The model checks the MD5 it computes against the header's; echo the
 	// header's, which it equals when the block is accepted.
-	h := md5.New()
+	h := digest.NewMD5()
 	if err := c.svc.PutBlock(c.rt.container, c.rt.blob, id, io.TeeReader(r, h), n, sum); err != nil {
 		if svcerr.Is(err, svcerr.InvalidQueryParameterValue) {
 			return invalidParam("blockid", id)
@@ -238,7 +238,7 @@ func (c *call) putBlockList() error {
 	if err != nil {
 		return err
 	}
-	if got := md5.Sum(doc); sum != nil && !bytes.Equal(sum, got[:]) {
+	if got := digest.MD5(doc); sum != nil && !bytes.Equal(sum, got[:]) {
 		return svcerr.New(svcerr.MD5Mismatch)
 	}
 	refs, err := parseBlockList(doc)
@@ -410,7 +410,7 @@ func (c *call) getBlob() error {
 		if err != nil {
 			return err
 		}
-		sum := md5.Sum(data)
+		sum := digest.MD5(data)
 		h.Set("Content-MD5", b64(sum[:]))
 		c.resp.Body = data
 		return nil
