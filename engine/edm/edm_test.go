@@ -211,3 +211,16 @@ func BenchmarkAppendJSON(b *testing.B) {
 		}
 	}
 }
+
+func TestFormatUUID(t *testing.T) {
+	b := [16]byte{0xc9, 0xda, 0x64, 0x55, 0x21, 0x3d, 0x42, 0xc9, 0x9a, 0x79, 0x3e, 0x91, 0x49, 0xa5, 0x78, 0x33}
+	const want = "c9da6455-213d-42c9-9a79-3e9149a57833"
+	if got := FormatUUID(b); got != want {
+		t.Errorf("FormatUUID = %q, want %q", got, want)
+	}
+	// What it writes is a Guid literal's canonical text.
+	v, err := ParseGuid(FormatUUID([16]byte{0: 0xff, 15: 0x01}))
+	if err != nil || v.Str() != "ff000000-0000-0000-0000-000000000001" {
+		t.Errorf("ParseGuid(FormatUUID(…)) = %q, %v", v.Str(), err)
+	}
+}

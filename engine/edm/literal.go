@@ -1,7 +1,6 @@
 package edm
 
 import (
-	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
@@ -105,6 +104,32 @@ func ParseBinaryHex(s string) (Value, error) {
 		b[i] = hi<<4 | lo
 	}
 	return BinaryValue(b), nil
+}
+
+// appendHex appends the lower-case hex digits of s to b: encoding/hex, as
+// in ParseBinaryHex, would link fmt into the browser build.
+func appendHex(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		b = append(b, hexDigits[s[i]>>4], hexDigits[s[i]&0xf])
+	}
+	return b
+}
+
+// FormatUUID returns the canonical text of the UUID whose bytes, in the
+// order RFC 4122 writes them, are b: 8-4-4-4-12 lower-case hex digits, the
+// form of an Edm.Guid's text.
+func FormatUUID(b [16]byte) string {
+	var t [36]byte
+	j := 0
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			t[j] = '-'
+			j++
+		}
+		t[j], t[j+1] = hexDigits[c>>4], hexDigits[c&0xf]
+		j += 2
+	}
+	return string(t[:])
 }
 
 // unhex returns the value of a hex digit in either case, or 0xff.
@@ -231,7 +256,9 @@ func (v Value) Literal() string {
 	case Guid:
 		return "guid'" + v.s + "'"
 	case Binary:
-		return "X'" + hex.EncodeToString([]byte(v.s)) + "'"
+		b := make([]byte, 0, 3+2*len(v.s))
+		b = appendHex(append(b, "X'"...), v.s)
+		return string(append(b, '\''))
 	}
 	return ""
 }

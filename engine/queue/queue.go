@@ -32,8 +32,8 @@ package queue
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/hex"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -512,9 +512,7 @@ func decodeMeta(b []byte) []Pair {
 // randomGen returns a queue generation: unique enough that a queue
 // created again under a deleted one's name never shares its partition.
 func randomGen() string {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], rand.Uint64())
-	return hex.EncodeToString(b[:])
+	return strconv.FormatUint(rand.Uint64(), 16)
 }
 
 // RandomID returns a random UUID, the form of the service's message ids.
@@ -526,8 +524,7 @@ func RandomID() string {
 	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	return edm.FormatUUID(b)
 }
 
 // randomReceipt returns a random pop receipt, opaque base64 as the

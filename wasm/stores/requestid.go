@@ -2,9 +2,10 @@ package stores
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"math/rand/v2"
 	"sync/atomic"
+
+	"github.com/tablelab/tablelab/engine/edm"
 )
 
 // requestIDs makes the x-ms-request-id of each response: a random
@@ -31,6 +32,5 @@ func (r *requestIDs) New() string {
 	binary.BigEndian.PutUint64(b[8:], r.next.Add(1))
 	b[6] = b[6]&0x0f | 0x40 // version 4, as the service's ids read
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	return edm.FormatUUID(b)
 }
