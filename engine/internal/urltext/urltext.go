@@ -153,11 +153,15 @@ func (v Values) Add(key, value string) { v[key] = append(v[key], value) }
 // Encode writes the values as a query string, names in sorted order,
 // each pair as QueryEscape(name)=QueryEscape(value), joined by '&'.
 func (v Values) Encode() string {
+	// Each name goes in at its place as it comes: a query has few names,
+	// and the browser build then links no sort for strings.
 	keys := make([]string, 0, len(v))
 	for k := range v {
-		keys = append(keys, k)
+		i, _ := slices.BinarySearch(keys, k)
+		keys = append(keys, "")
+		copy(keys[i+1:], keys[i:])
+		keys[i] = k
 	}
-	slices.Sort(keys)
 	var b strings.Builder
 	for _, k := range keys {
 		name := QueryEscape(k)

@@ -3,6 +3,7 @@ package urltext
 import (
 	"net/netip"
 	"net/url"
+	"strconv"
 	"testing"
 )
 
@@ -159,4 +160,18 @@ func FuzzParseIP(f *testing.F) {
 		checkIP(t, b)
 		checkCompare(t, a, b)
 	})
+}
+
+func TestEncodeSortsManyNames(t *testing.T) {
+	v := Values{}
+	u := url.Values{}
+	for i := range 200 {
+		// Names in no order, some repeated.
+		k := strconv.Itoa(i * 7919 % 113)
+		v.Add(k, strconv.Itoa(i))
+		u.Add(k, strconv.Itoa(i))
+	}
+	if got, want := v.Encode(), u.Encode(); got != want {
+		t.Errorf("Encode = %q; net/url says %q", got, want)
+	}
 }
