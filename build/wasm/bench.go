@@ -55,13 +55,13 @@ func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) 
 	}
 	defer os.RemoveAll(tmp)
 	native := filepath.Join(tmp, "bench")
-	build := exec.Command("go", "build", "-o", native, BenchPackage)
+	build := exec.Command("go", append(append([]string{"build", "-o", native}, EngineFlags()...), BenchPackage)...)
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build %s: %v\n%s", BenchPackage, err, out)
 	}
 	wasmBin := filepath.Join(tmp, "bench.wasm")
-	if err := Build(root, BenchPackage, wasmBin, true); err != nil {
+	if err := BuildEngine(root, BenchPackage, wasmBin, true); err != nil {
 		return nil, err
 	}
 	gr, err := goroot()

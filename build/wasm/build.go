@@ -38,15 +38,53 @@ func goroot() (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// Build compiles pkg (relative to the module root) for GOOS=js into out.
-// Stripped (-ldflags='-s -w') is what ships; unstripped keeps the name
+// Build compiles pkg (relative to the module root) for GOOS=js into out,
+// with the compiler's defaults, as the Worker is built. Stripped (-ldflags='-s -w') is what ships; unstripped keeps the name
 // section that Breakdown reads. The code is the same.
 func Build(root, pkg, out string, stripped bool) error {
+	return build(root, pkg, out, stripped, nil)
+}
+
+// noInline are the packages the browser engine is compiled without
+// inlining: the Queue and Blob services, the XML they speak, the export,
+// and URL escaping, of which a table request uses only the unescaping of
+// its query. Inlining copies small functions into each caller, which off
+// the table path costs the page's download more than the calls it saves;
+// the table path keeps it.
+var noInline = []string{
+	"engine/blob",
+	"engine/api/blobapi",
+	"engine/queue",
+	"engine/api/queueapi",
+	"engine/api/xmlwire",
+	"engine/internal/urltext",
+	"engine/dump",
+}
+
+// EngineFlags are the flags of every build of the browser engine, beyond
+// -trimpath and stripping: the one the site ships and this package
+// measures (Engine, BuildEngine), and both columns of the benchmark, native
+// and wasm, so that they run the same code.
+func EngineFlags() []string {
+	flags := make([]string, len(noInline))
+	for i, p := range noInline {
+		flags[i] = "-gcflags=github.com/tablelab/tablelab/" + p + "=-l"
+	}
+	return flags
+}
+
+// BuildEngine is Build with EngineFlags: pkg compiled as the browser
+// engine is.
+func BuildEngine(root, pkg, out string, stripped bool) error {
+	return build(root, pkg, out, stripped, EngineFlags())
+}
+
+func build(root, pkg, out string, stripped bool, flags []string) error {
 	env, err := goEnv()
 	if err != nil {
 		return err
 	}
-	args := []string{"build", "-trimpath", "-o", out}
+	args := append([]string{"build", "-trimpath", "-o", out}, flags...)
 	if stripped {
 		args = append(args, "-ldflags=-s -w")
 	}
@@ -65,7 +103,7 @@ func Engine(root, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := Build(root, BrowserPackage, filepath.Join(dir, "app.wasm"), true); err != nil {
+	if err := BuildEngine(root, BrowserPackage, filepath.Join(dir, "app.wasm"), true); err != nil {
 		return err
 	}
 	gr, err := goroot()

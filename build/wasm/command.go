@@ -81,7 +81,7 @@ func Inspect(root, engineDir string) (Report, error) {
 		return r, err
 	}
 	named := filepath.Join(engineDir, "app-names.wasm")
-	if err := Build(root, BrowserPackage, named, false); err != nil {
+	if err := BuildEngine(root, BrowserPackage, named, false); err != nil {
 		return r, err
 	}
 	defer os.Remove(named)
