@@ -12,43 +12,56 @@ import (
 // direct is the state of the direct bridge: WebAssembly exports are plain
 // functions, with no receiver to hold it.
 var direct struct {
-	set *stores.Set
-	buf []byte // the request on the way in, the response on the way out
+	set   *stores.Set
+	buf   []byte // the request on the way in, the response on the way out
+	store string // the store the last request named
 }
 
 // tablelabBuffer returns the address of a buffer of at least n bytes in
 // the module's memory, for JavaScript to write a request into or read a
-// response from. The address holds until the next call that may grow it.
+// response from. The buffer only grows, and only in a call that asks for
+// more than it holds: the address holds until then.
 //
 //go:wasmexport tablelabBuffer
 func tablelabBuffer(n int32) uint32 {
-	if int(n) > cap(direct.buf) {
-		direct.buf = make([]byte, max(int(n), 2*cap(direct.buf), 64<<10))
+	if int(n) > len(direct.buf) {
+		direct.buf = make([]byte, max(int(n), 2*len(direct.buf), 64<<10))
 	}
-	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(direct.buf[:cap(direct.buf)]))))
+	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(direct.buf))))
 }
 
-// tablelabServeDirect serves the request in the buffer — the store's
-// name (storeLen bytes), then the raw HTTP/1.1 request (reqLen bytes) —
-// and leaves the response in the buffer, returning its length. It is a
-// plain call: no JavaScript values, references or events, which cost a
+// tablelabServeDirect serves the request in the buffer — the raw HTTP/1.1
+// request (reqLen bytes), then the store's name (storeLen bytes) — and
+// leaves the response at the buffer's start, returning its length. A
+// response longer than the buffer grows it, as tablelabBuffer does. It is
+// a plain call: no JavaScript values, references or events, which cost a
 // call through syscall/js several times a point read's own work. It must
 // not block, so only the stores in memory take this way; the playground
 // waits for IndexedDB and goes through tablelabStart.
 //
 //go:wasmexport tablelabServeDirect
 func tablelabServeDirect(storeLen, reqLen int32) int32 {
-	if storeLen < 0 || reqLen < 0 || int(storeLen)+int(reqLen) > cap(direct.buf) {
+	if storeLen < 0 || reqLen < 0 || int(storeLen)+int(reqLen) > len(direct.buf) {
 		return -1
 	}
-	b := direct.buf[:cap(direct.buf)]
-	store := string(b[:storeLen])
-	if store == playground {
+	msg := direct.buf[:reqLen]
+	// Requests come to one store after another, so the name is kept
+	// rather than made again for each.
+	if name := direct.buf[reqLen : reqLen+storeLen]; string(name) != direct.store {
+		direct.store = string(name)
+	}
+	if direct.store == playground {
 		return -1
 	}
-	// A copy: the buffer is overwritten by the next call, and a service
-	// may keep what it was sent (a blob's bytes).
-	resp := direct.set.ServeBytes(store, bytes.Clone(b[storeLen:storeLen+reqLen]))
+	// The next call overwrites the buffer, and a service may keep the
+	// body it was sent (a blob's bytes), which aliases the message; the
+	// head is copied as it is parsed. So only a message whose first blank
+	// line is not its end, one with a body, is copied.
+	blank := []byte("\r\n\r\n")
+	if !bytes.HasSuffix(msg, blank) || bytes.Index(msg, blank) != len(msg)-len(blank) {
+		msg = bytes.Clone(msg)
+	}
+	resp := direct.set.ServeBytes(direct.store, msg)
 	tablelabBuffer(int32(len(resp)))
-	return int32(copy(direct.buf[:cap(direct.buf)], resp))
+	return int32(copy(direct.buf, resp))
 }

@@ -111,22 +111,41 @@ const call = (op, store = "", data = "", bytes = undefined) =>
 let exports = null;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// Go's buffer as a view, kept from call to call: the buffer moves only
+// when a call needs more than it holds, and the view dies only then or
+// when the memory grows. known is what the buffer is known to hold.
+let view = null;
+let known = 0;
+// The store the last request named, encoded: requests come to one store
+// after another.
+let lastStore = null;
+let storeBytes = null;
+const buffer = (n) => {
+  const at = exports.tablelabBuffer(n); // may grow the memory
+  known = Math.max(known, n);
+  view = new Uint8Array(exports.mem.buffer, at, known);
+};
 const serveDirect = (store, req) => {
   if (exports === null || store === "playground") return null;
   const text = typeof req === "string";
+  if (store !== lastStore) {
+    storeBytes = encoder.encode(store);
+    lastStore = store;
+  }
   // encodeInto writes straight into Go's memory: a UTF-16 unit takes at
-  // most three bytes of UTF-8.
-  const room = 3 * store.length + (text ? 3 * req.length : req.length);
-  let at = exports.tablelabBuffer(room);
-  let into = new Uint8Array(exports.mem.buffer, at, room);
-  const s = encoder.encodeInto(store, into).written;
+  // most three bytes of UTF-8. The store's name follows the request.
+  const room = (text ? 3 * req.length : req.length) + storeBytes.length;
+  if (view === null || room > known || view.buffer !== exports.mem.buffer) buffer(room);
   let r = req.length;
-  if (text) r = encoder.encodeInto(req, into.subarray(s)).written;
-  else into.set(req, s);
-  const n = exports.tablelabServeDirect(s, r);
+  if (text) r = encoder.encodeInto(req, view).written;
+  else view.set(req);
+  view.set(storeBytes, r);
+  const n = exports.tablelabServeDirect(storeBytes.length, r);
   if (n < 0) return null;
-  at = exports.tablelabBuffer(0); // the response may have moved the buffer
-  const out = new Uint8Array(exports.mem.buffer, at, n);
+  // A response longer than the buffer moved it; a growing memory moved
+  // everything.
+  if (n > known || view.buffer !== exports.mem.buffer) buffer(n);
+  const out = view.subarray(0, n);
   return text ? decoder.decode(out) : out.slice();
 };
 // asRequest is a request as serve takes it: text, or bytes of its own.
