@@ -1,18 +1,21 @@
 // The wasm benchmark in headless Chromium: the workload of wasm/bench
 // (workload.mjs) against worker.js and app.wasm in a real Web Worker,
-// served from 127.0.0.1. Two ways in, chosen by the second argument:
+// served from 127.0.0.1. Three ways in, chosen by the second argument:
 //
 //   worker  the requests made inside the Worker and sent through
 //           tablelab.serve, one awaited call each (bench.mjs's bridge,
 //           in Chromium's V8 instead of Node's);
 //   page    the requests made on the page and posted to worker.js, one
-//           message and one awaited answer each, as the site does.
+//           message and one awaited answer each, as the site does;
+//   echo    the page's messages, the same and as many, posted to a
+//           Worker that only posts each request back as its answer: the
+//           round trip's floor, which no engine can go under.
 //
 // Prints wasm/bench's lines: name, operations, ns per operation. The
 // time is the page's or the Worker's clock (performance.now), not CPU
 // time: Chromium's processes are not this one's children to account.
 //
-//   TABLELAB_ENGINE_DIR=dir node bench-chromium.mjs [n] [worker|page]
+//   TABLELAB_ENGINE_DIR=dir node bench-chromium.mjs [n] [worker|page|echo]
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
@@ -20,28 +23,33 @@ import { launch } from "../../browser/chromium.mjs";
 
 const n = Number(process.argv[2] ?? 10000);
 const way = process.argv[3] ?? "page";
-if (way !== "page" && way !== "worker") throw new Error(`unknown way ${way}: worker or page`);
+if (!["worker", "page", "echo"].includes(way)) throw new Error(`unknown way ${way}: worker, page or echo`);
 const dir = process.env.TABLELAB_ENGINE_DIR;
 if (!dir) throw new Error("TABLELAB_ENGINE_DIR is not set");
 
 // pass is the workload as the page or the Worker runs it: serve(store,
 // req) answers one request. A first, smaller pass warms the engine up.
-const pass = String(async function pass(serve, lines, request, sas, store, n, print) {
+// With check unset (the echo), the answers are not responses to check.
+const pass = String(async function pass(serve, lines, request, sas, store, n, print, check) {
   const out = [];
-  const call = async (method, target, body, contentType) => {
-    const resp = await serve(store, request(method, target, sas, body, contentType));
-    if (!resp.startsWith("HTTP/1.1 2")) throw new Error(`${method} ${target}: ${resp.slice(0, resp.indexOf("\r\n"))}`);
-    return resp;
-  };
-  for (const t of ["Bench", "Batch"]) await call("POST", "Tables", `{"TableName":"${t}"}`, "application/json");
+  for (const t of ["Bench", "Batch"]) {
+    const resp = await serve(store, request("POST", "Tables", sas, `{"TableName":"${t}"}`, "application/json"));
+    if (check && !resp.startsWith("HTTP/1.1 2")) throw new Error(`create ${t}: ${resp.slice(0, resp.indexOf("\r\n"))}`);
+  }
   for (const line of lines(n)) {
-    const reqs = Array.from({ length: line.ops }, (_, i) => line.req(i));
+    // Made before the clock starts, each a structured clone: flat text,
+    // as a Worker receives it (bench.mjs says why).
+    const reqs = Array.from({ length: line.ops }, (_, i) => {
+      const [method, target, body, contentType] = line.req(i);
+      return structuredClone(request(method, target, sas, body, contentType));
+    });
+    const want = `\r\nX-Tablelab-Returned: ${line.returned}\r\n`;
     const start = performance.now();
-    for (const [method, target, body, ct] of reqs) {
-      const resp = await call(method, target, body, ct);
-      if (line.returned && !resp.includes(`\r\nX-Tablelab-Returned: ${line.returned}\r\n`)) {
-        throw new Error(`${line.name}: not ${line.returned} entities returned`);
-      }
+    for (const req of reqs) {
+      const resp = await serve(store, req);
+      if (!check) continue;
+      if (!resp.startsWith("HTTP/1.1 2")) throw new Error(`${line.name}: ${resp.slice(0, resp.indexOf("\r\n"))}`);
+      if (line.returned && !resp.includes(want)) throw new Error(`${line.name}: not ${line.returned} entities returned`);
     }
     const ns = ((performance.now() - start) * 1e6) / line.ops;
     if (print) out.push(`${line.name}\t${line.ops}\t${Math.round(ns)}`);
@@ -65,12 +73,21 @@ self.onmessage = async () => {
     const serve = (store, req) => tablelab.serve(store, req);
     const sas = await tablelab.sas();
     const pass = ${pass};
-    await pass(serve, lines, request, sas, "warm-up", ${warm}, false);
-    announce({ lines: await pass(serve, lines, request, sas, "bench", ${n}, true) });
+    await pass(serve, lines, request, sas, "warm-up", ${warm}, false, true);
+    announce({ lines: await pass(serve, lines, request, sas, "bench", ${n}, true, true) });
   } catch (err) {
     announce({ error: String(err && err.stack ? err.stack : err) });
   }
 };`;
+
+// The Worker of the echo: worker.js's messages, each request posted
+// straight back as the answer.
+const echoWorker = `
+self.onmessage = (e) => {
+  const { id, req } = e.data;
+  self.postMessage({ id, resp: req });
+};
+self.postMessage({ ready: true });`;
 
 const page = `<!doctype html><meta charset="utf-8"><title>bench</title>
 <script type="module">
@@ -85,33 +102,48 @@ window.bench = async () => {
       w.postMessage("go");
     });
   }
-  const w = new Worker("worker.js");
-  const waiting = new Map();
-  let next = 0;
-  let ready;
-  const started = new Promise((resolve) => (ready = resolve));
-  w.onmessage = (e) => {
-    if (e.data.ready) return ready();
-    const p = waiting.get(e.data.id);
-    waiting.delete(e.data.id);
-    e.data.error !== undefined ? p.reject(new Error(e.data.error)) : p.resolve(e.data.resp ?? e.data.result);
+  // talk posts each message to w and resolves to the answer with its id.
+  const talk = (w) => {
+    const waiting = new Map();
+    let next = 0;
+    let ready;
+    const started = new Promise((resolve) => (ready = resolve));
+    w.onmessage = (e) => {
+      if (e.data.ready) return ready();
+      const p = waiting.get(e.data.id);
+      waiting.delete(e.data.id);
+      e.data.error !== undefined ? p.reject(new Error(e.data.error)) : p.resolve(e.data.resp ?? e.data.result);
+    };
+    const post = (msg) => new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, { resolve, reject });
+      w.postMessage({ id, ...msg });
+    });
+    return { started, post };
   };
-  const post = (msg) => new Promise((resolve, reject) => {
-    const id = ++next;
-    waiting.set(id, { resolve, reject });
-    w.postMessage({ id, ...msg });
-  });
+  const engine = new Worker("worker.js");
+  const { started, post } = talk(engine);
   await started;
-  const serve = (store, req) => post({ store, req });
   const sas = await post({ op: "sas" });
-  await pass(serve, lines, request, sas, "warm-up", ${warm}, false);
-  return await pass(serve, lines, request, sas, "bench", ${n}, true);
+  let serve = (store, req) => post({ store, req });
+  const echo = ${JSON.stringify(way)} === "echo";
+  if (echo) {
+    // The same requests, signed with the same token, to a Worker with no
+    // engine.
+    engine.terminate();
+    const { started, post } = talk(new Worker("echo.js"));
+    await started;
+    serve = (store, req) => post({ store, req });
+  }
+  await pass(serve, lines, request, sas, "warm-up", ${warm}, false, !echo);
+  return await pass(serve, lines, request, sas, "bench", ${n}, true, !echo);
 };
 </script>`;
 
 const files = {
   "/": ["text/html", () => page],
   "/bench-worker.js": ["text/javascript", () => benchWorker],
+  "/echo.js": ["text/javascript", () => echoWorker],
   "/workload.mjs": ["text/javascript", () => readFileSync(new URL("./workload.mjs", import.meta.url))],
   "/worker.js": ["text/javascript", () => readFileSync(join(dir, "worker.js"))],
   "/wasm_exec.js": ["text/javascript", () => readFileSync(join(dir, "wasm_exec.js"))],
