@@ -21,15 +21,16 @@ const BenchPackage = "./wasm/bench"
 // A BenchLine is one line of the workload in the three columns, in
 // nanoseconds per operation: native Go, the same Go as wasm under Node,
 // and wasm reached through the JavaScript bridge (worker.js's
-// tablelab.serve, one awaited call per request). With Chromium, two more:
-// tablelab.serve called inside a Web Worker of headless Chromium, and the
-// page posting each request to worker.js and awaiting its answer; both
-// are wall time, zero when not run.
+// tablelab.serve, one awaited call per request). With Chromium, three
+// more: tablelab.serve called inside a Web Worker of headless Chromium,
+// the page posting each request to worker.js and awaiting its answer, and
+// the same messages to a Worker that only posts each request back (the
+// round trip's floor); all three are wall time, zero when not run.
 type BenchLine struct {
-	Name                 string
-	Ops                  int
-	Native, Wasm, Bridge int64
-	InWorker, FromPage   int64
+	Name                     string
+	Ops                      int
+	Native, Wasm, Bridge     int64
+	InWorker, FromPage, Echo int64
 }
 
 // WasmRatio is how many times slower the Go code runs as wasm.
@@ -42,10 +43,19 @@ func (l BenchLine) BridgeCost() float64 { return float64(l.Bridge)/float64(l.Was
 // to serving it inside the Worker, in Chromium, as a fraction.
 func (l BenchLine) PageCost() float64 { return float64(l.FromPage)/float64(l.InWorker) - 1 }
 
+// PageCostOverEcho is PageCost with the echo's round trip taken off the
+// page's time: what posting adds beyond the floor that a message to any
+// Worker and back costs. The echo answers with the request, so on lines
+// whose responses are long (the scans) the floor is lower than their
+// answers' own crossing.
+func (l BenchLine) PageCostOverEcho() float64 {
+	return float64(l.FromPage-l.Echo)/float64(l.InWorker) - 1
+}
+
 // Bench runs the workload for n entities in each column, rounds times,
 // alternating the columns so that each round sees the machine as loaded
 // as the others, and keeps each line's fastest round. engineDir holds a
-// built engine (Engine). With chromium, the two Chromium columns run too
+// built engine (Engine). With chromium, the three Chromium columns run too
 // (build/browser's node_modules and /usr/bin/chromium needed). Progress
 // goes to log.
 func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) ([]BenchLine, error) {
@@ -74,9 +84,9 @@ func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) 
 		exec.Command("node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-n", arg),
 		exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench.mjs"), arg),
 	}
-	names := []string{"native", "wasm", "bridge", "chromium worker", "chromium page"}
+	names := []string{"native", "wasm", "bridge", "chromium worker", "chromium page", "chromium echo"}
 	if chromium {
-		for _, way := range []string{"worker", "page"} {
+		for _, way := range []string{"worker", "page", "echo"} {
 			columns = append(columns, exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench-chromium.mjs"), arg, way))
 		}
 	}
@@ -118,8 +128,8 @@ func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) 
 			return nil, fmt.Errorf("the line %q is missing from a column", name)
 		}
 		if chromium {
-			l.InWorker, l.FromPage = best[3][name][1], best[4][name][1]
-			if l.InWorker == 0 || l.FromPage == 0 {
+			l.InWorker, l.FromPage, l.Echo = best[3][name][1], best[4][name][1], best[5][name][1]
+			if l.InWorker == 0 || l.FromPage == 0 || l.Echo == 0 {
 				return nil, fmt.Errorf("the line %q is missing from a Chromium column", name)
 			}
 		}
@@ -158,21 +168,23 @@ func parseBench(out []byte) ([]benchOutput, error) {
 
 // WriteBench prints the lines as a table: the three columns and the two
 // ratios the targets are set on (wasm ≤ 4× native; the bridge adding
-// ≤ 25%), and, when they ran, the Chromium columns and what the page's
-// messages add to them.
+// ≤ 25%), and, when they ran, the Chromium columns, what the page's
+// messages add to the Worker's time, and what they add beyond the echo's
+// round trip.
 func WriteBench(w io.Writer, lines []BenchLine) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	chromium := len(lines) > 0 && lines[0].InWorker != 0
 	head := "line\tops\tnative µs/op\twasm µs/op\tbridge µs/op\twasm/native\tbridge adds\t"
 	if chromium {
-		head += "chromium worker µs/op\tchromium page µs/op\tpage adds\t"
+		head += "chromium worker µs/op\tchromium page µs/op\techo µs/op\tpage adds\tpage − echo adds\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, l := range lines {
 		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f×\t%+.0f%%\t", l.Name, l.Ops,
 			float64(l.Native)/1e3, float64(l.Wasm)/1e3, float64(l.Bridge)/1e3, l.WasmRatio(), 100*l.BridgeCost())
 		if chromium {
-			fmt.Fprintf(tw, "%.1f\t%.1f\t%+.0f%%\t", float64(l.InWorker)/1e3, float64(l.FromPage)/1e3, 100*l.PageCost())
+			fmt.Fprintf(tw, "%.1f\t%.1f\t%.1f\t%+.0f%%\t%+.0f%%\t", float64(l.InWorker)/1e3, float64(l.FromPage)/1e3,
+				float64(l.Echo)/1e3, 100*l.PageCost(), 100*l.PageCostOverEcho())
 		}
 		fmt.Fprintln(tw)
 	}
