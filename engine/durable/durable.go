@@ -116,7 +116,10 @@ func Open(m Medium, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	logf("durable: restored %d entities in %s", db.Store.Len(), time.Since(start).Round(time.Millisecond))
+	// Durations are logged as whole milliseconds: a time.Duration passed
+	// as an interface would keep its String method, and the formatting
+	// behind it, in the browser build.
+	logf("durable: restored %d entities in %d ms", db.Store.Len(), time.Since(start).Milliseconds())
 	every := opts.CheckEvery
 	if every <= 0 {
 		every = 250 * time.Millisecond
@@ -207,7 +210,7 @@ func (db *DB) Snapshot() error {
 	if db.snapshotted != nil {
 		db.snapshotted(at)
 	}
-	db.logf("durable: snapshot of %d entities in %s", cp.Len(), time.Since(start).Round(time.Millisecond))
+	db.logf("durable: snapshot of %d entities in %d ms", cp.Len(), time.Since(start).Milliseconds())
 	return nil
 }
 
