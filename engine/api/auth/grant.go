@@ -101,7 +101,8 @@ type Grant struct {
 // sets on a download (rscc, rscd, rsce, rscl, rsct as Cache-Control,
 // Content-Disposition, Content-Encoding, Content-Language, Content-Type),
 // in that order, only those the token carries; the service answers a
-// Get Blob with them in place of the blob's own.
+// Get Blob with them in place of the blob's own. The requests presenting
+// one token share the slice, so it must not be modified.
 func (g Grant) ResponseHeaders() [][2]string { return g.overrides }
 
 // letters are the sp letters that allow a permission: a table SAS uses

@@ -10,77 +10,92 @@ import (
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
+// A verifiedSAS is what a SAS whose signature has been found good fixes,
+// whatever request presents it: what it grants before its stored access
+// policy, its times, and the terms it sets the request. A request that
+// presents the token again is judged from it (judge) without reading the
+// token again or computing its HMAC.
+type verifiedSAS struct {
+	key           []byte // the account key that signed it
+	grant         Grant
+	start, expiry time.Time // zero when the token leaves them out
+	si, spr, sip  string
+}
+
 // verifySAS checks a shared access signature in the query string: a
 // service SAS for one table (tn), one blob container or blob (sr), or one
-// queue, or an account SAS (ss, srt).
-func (v *Verifier) verifySAS(r Request, q urltext.Values) (Grant, error) {
+// queue, or an account SAS (ss, srt). It checks what the token holds, the
+// signature above all; judge checks the rest.
+func (v *Verifier) verifySAS(r Request, q *sasScan) (*verifiedSAS, error) {
 	acct := v.account(r.Account)
 	if acct == nil {
-		return Grant{}, failed("The account " + r.Account + " is unknown.")
+		return nil, failed("The account " + r.Account + " is unknown.")
 	}
 	// A parameter given twice could be signed with one value and read
 	// with another; the service refuses the token rather than guess.
-	for name, vals := range q {
-		if len(vals) > 1 && sasParam(name) {
-			return Grant{}, failed("The SAS parameter " + name + " is given more than once.")
-		}
+	if q.twice != "" {
+		return nil, failed("The SAS parameter " + q.twice + " is given more than once.")
 	}
-	g := Grant{perms: q.Get("sp"), service: r.Service}
+	g := Grant{perms: q.get(fieldSP), service: r.Service}
 	var toSigns []string
-	if q.Has("ss") || q.Has("srt") {
-		if !strings.Contains(q.Get("ss"), r.Service.letter()) {
-			return Grant{}, svcerr.New(svcerr.AuthorizationServiceMismatch)
+	if q.has(fieldSS) || q.has(fieldSRT) {
+		if !strings.Contains(q.get(fieldSS), r.Service.letter()) {
+			return nil, svcerr.New(svcerr.AuthorizationServiceMismatch)
 		}
-		g.account, g.resourceTypes = true, q.Get("srt")
+		g.account, g.resourceTypes = true, q.get(fieldSRT)
 		toSigns = accountSASStrings(r.Account, q)
 	} else {
-		if q.Get("si") != "" && r.Service != Table {
-			return Grant{}, failed("Stored access policies are not supported for this service; the identifier " + q.Get("si") + " is unknown.")
+		if q.get(fieldSI) != "" && r.Service != Table {
+			return nil, failed("Stored access policies are not supported for this service; the identifier " + q.get(fieldSI) + " is unknown.")
 		}
 		var err error
 		if toSigns, err = g.serviceSAS(r, q); err != nil {
-			return Grant{}, err
+			return nil, err
 		}
 	}
-	signed := false
+	t := &verifiedSAS{grant: g, si: q.get(fieldSI), spr: q.get(fieldSPR), sip: q.get(fieldSIP)}
 	for _, s := range toSigns {
-		if v.signedSAS(acct, s, q.Get("sig")) {
-			signed = true
+		if t.key = signingKey(acct, s, q.get(fieldSig)); t.key != nil {
 			break
 		}
 	}
-	if !signed {
-		return Grant{}, failed("The signature does not match.")
+	if t.key == nil {
+		return nil, failed("The signature does not match.")
 	}
-	var start, expiry time.Time
-	if st := q.Get("st"); st != "" {
-		t, ok := parseSASTime(st)
-		if !ok {
-			return Grant{}, failed("The SAS start time is malformed.")
+	if st := q.get(fieldST); st != "" {
+		var ok bool
+		if t.start, ok = parseSASTime(st); !ok {
+			return nil, failed("The SAS start time is malformed.")
 		}
-		start = t
 	}
-	if se := q.Get("se"); se != "" {
-		t, ok := parseSASTime(se)
-		if !ok {
-			return Grant{}, failed("The SAS expiry time is malformed.")
+	if se := q.get(fieldSE); se != "" {
+		var ok bool
+		if t.expiry, ok = parseSASTime(se); !ok {
+			return nil, failed("The SAS expiry time is malformed.")
 		}
-		expiry = t
 	}
-	if si := q.Get("si"); si != "" {
+	return t, nil
+}
+
+// judge checks what a verified SAS leaves to the request and the moment:
+// its stored access policy, read now so that changing or removing it
+// changes what the token may do at once; its start and expiry against
+// the request's time; its protocol and address against the request's.
+func (t *verifiedSAS) judge(v *Verifier, r Request) (Grant, error) {
+	g, start, expiry := t.grant, t.start, t.expiry
+	if t.si != "" {
 		// The stored policy fills what the token leaves out; a field both
-		// give is refused, as the service does. The policy is read now, so
-		// changing or removing it changes what the token may do at once.
+		// give is refused, as the service does.
 		var p Policy
 		ok := false
 		if v.Policies != nil {
-			p, ok = v.Policies(r.Account, g.table, si)
+			p, ok = v.Policies(r.Account, g.table, t.si)
 		}
 		if !ok {
-			return Grant{}, failed("The signed identifier " + si + " is not a stored access policy of the table " + g.table + ".")
+			return Grant{}, failed("The signed identifier " + t.si + " is not a stored access policy of the table " + g.table + ".")
 		}
 		if g.perms != "" && p.Permissions != "" || !start.IsZero() && !p.Start.IsZero() || !expiry.IsZero() && !p.Expiry.IsZero() {
-			return Grant{}, failed("A field of the SAS is given both by the token and by its stored access policy " + si + ".")
+			return Grant{}, failed("A field of the SAS is given both by the token and by its stored access policy " + t.si + ".")
 		}
 		if g.perms == "" {
 			g.perms = p.Permissions
@@ -102,10 +117,10 @@ func (v *Verifier) verifySAS(r Request, q urltext.Values) (Grant, error) {
 	if now.After(expiry) {
 		return Grant{}, failed("The SAS has expired.")
 	}
-	if spr := q.Get("spr"); spr == "https" && r.Scheme != "https" {
+	if t.spr == "https" && r.Scheme != "https" {
 		return Grant{}, svcerr.New(svcerr.AuthorizationProtocolMismatch)
 	}
-	if sip := q.Get("sip"); sip != "" && !ipAllowed(sip, r.RemoteIP) {
+	if t.sip != "" && !ipAllowed(t.sip, r.RemoteIP) {
 		return Grant{}, svcerr.New(svcerr.AuthorizationSourceIPMismatch)
 	}
 	return g, nil
@@ -115,14 +130,14 @@ func (v *Verifier) verifySAS(r Request, q urltext.Values) (Grant, error) {
 // version 2020-12-06 it holds the encryption scope (ses); tokens of
 // those versions without one are also checked in the older form, which
 // some table clients still sign.
-func accountSASStrings(account string, q urltext.Values) []string {
-	fields := []string{account, q.Get("sp"), q.Get("ss"), q.Get("srt"), q.Get("st"), q.Get("se"), q.Get("sip"), q.Get("spr"), q.Get("sv")}
+func accountSASStrings(account string, q *sasScan) []string {
+	fields := []string{account, q.get(fieldSP), q.get(fieldSS), q.get(fieldSRT), q.get(fieldST), q.get(fieldSE), q.get(fieldSIP), q.get(fieldSPR), q.get(fieldSV)}
 	old := strings.Join(fields, "\n") + "\n"
-	if q.Get("sv") < "2020-12-06" {
+	if q.get(fieldSV) < "2020-12-06" {
 		return []string{old}
 	}
-	current := strings.Join(append(fields, q.Get("ses")), "\n") + "\n"
-	if q.Get("ses") != "" {
+	current := strings.Join(append(fields, q.get(fieldSES)), "\n") + "\n"
+	if q.get(fieldSES) != "" {
 		return []string{current}
 	}
 	return []string{current, old}
@@ -130,13 +145,13 @@ func accountSASStrings(account string, q urltext.Values) []string {
 
 // serviceSAS fills in what a service SAS grants and returns the string
 // it must sign.
-func (g *Grant) serviceSAS(r Request, q urltext.Values) ([]string, error) {
+func (g *Grant) serviceSAS(r Request, q *sasScan) ([]string, error) {
 	common := func(resource string) []string {
-		return []string{q.Get("sp"), q.Get("st"), q.Get("se"), resource, q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv")}
+		return []string{q.get(fieldSP), q.get(fieldST), q.get(fieldSE), resource, q.get(fieldSI), q.get(fieldSIP), q.get(fieldSPR), q.get(fieldSV)}
 	}
 	switch r.Service {
 	case Blob:
-		g.container, g.sr = r.Container, q.Get("sr")
+		g.container, g.sr = r.Container, q.get(fieldSR)
 		resource := "/blob/" + r.Account + "/" + r.Container
 		var timestamp string
 		switch g.sr {
@@ -145,9 +160,9 @@ func (g *Grant) serviceSAS(r Request, q urltext.Values) ([]string, error) {
 			g.blob = r.Blob
 			resource += "/" + r.Blob
 			if g.sr == "bs" {
-				timestamp = q.Get("snapshot")
+				timestamp = q.get(fieldSnapshot)
 			} else if g.sr == "bv" {
-				timestamp = q.Get("versionid")
+				timestamp = q.get(fieldVersionID)
 			}
 		default:
 			return nil, failed("The signed resource " + strconv.Quote(g.sr) + " is not supported.")
@@ -155,22 +170,22 @@ func (g *Grant) serviceSAS(r Request, q urltext.Values) ([]string, error) {
 		if r.Container == "" {
 			return nil, failed("The SAS is for a container or blob, and the request addresses neither.")
 		}
-		sv := q.Get("sv")
+		sv := q.get(fieldSV)
 		fields := common(resource)
 		switch {
 		case sv >= "2020-12-06":
-			fields = append(fields, g.sr, timestamp, q.Get("ses"))
+			fields = append(fields, g.sr, timestamp, q.get(fieldSES))
 		case sv >= "2018-11-09":
 			fields = append(fields, g.sr, timestamp)
 		case sv >= "2015-04-05":
 		default:
 			return nil, failed("The SAS version " + strconv.Quote(sv) + " is not supported.")
 		}
-		fields = append(fields, q.Get("rscc"), q.Get("rscd"), q.Get("rsce"), q.Get("rscl"), q.Get("rsct"))
-		for _, o := range [...][2]string{{"rscc", "Cache-Control"}, {"rscd", "Content-Disposition"}, {"rsce", "Content-Encoding"},
-			{"rscl", "Content-Language"}, {"rsct", "Content-Type"}} {
-			if v := q.Get(o[0]); v != "" {
-				g.overrides = append(g.overrides, [2]string{o[1], v})
+		fields = append(fields, q.get(fieldRSCC), q.get(fieldRSCD), q.get(fieldRSCE), q.get(fieldRSCL), q.get(fieldRSCT))
+		// rscc, rscd, rsce, rscl and rsct, numbered in this order.
+		for i, name := range [...]string{"Cache-Control", "Content-Disposition", "Content-Encoding", "Content-Language", "Content-Type"} {
+			if v := q.get(fieldRSCC + i); v != "" {
+				g.overrides = append(g.overrides, [2]string{name, v})
 			}
 		}
 		return []string{strings.Join(fields, "\n")}, nil
@@ -181,15 +196,15 @@ func (g *Grant) serviceSAS(r Request, q urltext.Values) ([]string, error) {
 		g.container = r.Container
 		return []string{strings.Join(common("/queue/"+r.Account+"/"+r.Container), "\n")}, nil
 	}
-	if q.Get("tn") == "" {
+	if q.get(fieldTN) == "" {
 		return nil, failed("The SAS names no table.")
 	}
-	g.table = strings.ToLower(q.Get("tn"))
-	g.lo = Key{q.Get("spk"), q.Get("srk")}
-	g.hi = Key{q.Get("epk"), q.Get("erk")}
+	g.table = strings.ToLower(q.get(fieldTN))
+	g.lo = Key{q.get(fieldSPK), q.get(fieldSRK)}
+	g.hi = Key{q.get(fieldEPK), q.get(fieldERK)}
 	g.ranged = g.lo.PartitionKey != "" || g.hi.PartitionKey != ""
-	return []string{strings.Join([]string{q.Get("sp"), q.Get("st"), q.Get("se"), "/table/" + r.Account + "/" + g.table,
-		q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv"), q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk")}, "\n")}, nil
+	return []string{strings.Join([]string{q.get(fieldSP), q.get(fieldST), q.get(fieldSE), "/table/" + r.Account + "/" + g.table,
+		q.get(fieldSI), q.get(fieldSIP), q.get(fieldSPR), q.get(fieldSV), q.get(fieldSPK), q.get(fieldSRK), q.get(fieldEPK), q.get(fieldERK)}, "\n")}, nil
 }
 
 // parseSASTime reads the ISO 8601 UTC times of a SAS; the date alone is
@@ -381,13 +396,83 @@ func NewQueueSAS(account string, key []byte, s QueueSAS) string {
 // sasParam reports whether a query parameter is part of a shared access
 // signature, as the three services define them.
 func sasParam(name string) bool {
-	switch name {
-	case "sv", "ss", "srt", "sp", "st", "se", "sip", "spr", "sig", "si", "sr", "sdd",
-		"skoid", "sktid", "skt", "ske", "sks", "skv", "saoid", "suoid", "scid", "ses",
-		"tn", "spk", "srk", "epk", "erk", "rscc", "rscd", "rsce", "rscl", "rsct":
-		return true
+	i := sasField(name)
+	return i >= 0 && i < fieldSnapshot
+}
+
+// The query parameters a SAS's check reads, numbered for a cache id
+// (sasScan): those of a SAS, then snapshot and versionid, which a blob
+// SAS signs though they are not its own.
+const (
+	fieldSV = iota
+	fieldSS
+	fieldSRT
+	fieldSP
+	fieldST
+	fieldSE
+	fieldSIP
+	fieldSPR
+	fieldSig
+	fieldSI
+	fieldSR
+	fieldSDD
+	fieldSKOID
+	fieldSKTID
+	fieldSKT
+	fieldSKE
+	fieldSKS
+	fieldSKV
+	fieldSAOID
+	fieldSUOID
+	fieldSCID
+	fieldSES
+	fieldTN
+	fieldSPK
+	fieldSRK
+	fieldEPK
+	fieldERK
+	fieldRSCC
+	fieldRSCD
+	fieldRSCE
+	fieldRSCL
+	fieldRSCT
+	fieldSnapshot
+	fieldVersionID
+	numFields
+)
+
+// The parts of a cache id that the request gives (sasScan.id), numbered
+// after the fields.
+const (
+	partAccount = numFields + iota
+	partContainer
+	partBlob
+	numParts
+)
+
+// sasFieldNames holds the names of the fields in the order of their
+// numbers, each in a slot of nine bytes padded with spaces.
+const sasFieldNames = "sv       ss       srt      sp       st       se       sip      spr      " +
+	"sig      si       sr       sdd      skoid    sktid    skt      ske      " +
+	"sks      skv      saoid    suoid    scid     ses      tn       spk      " +
+	"srk      epk      erk      rscc     rscd     rsce     rscl     rsct     " +
+	"snapshot versionid"
+
+// sasField returns the number of a query parameter a SAS's check reads,
+// or -1. The most common come first, and a slot's first two bytes rule
+// most out, so a search is short; it links far less code than a switch.
+func sasField(name string) int {
+	// No name ends in a space, which a slot's padding would match.
+	if len(name) < 2 || len(name) > 9 || name[len(name)-1] == ' ' {
+		return -1
 	}
-	return false
+	for i := 0; i < len(sasFieldNames); i += 9 {
+		if sasFieldNames[i] == name[0] && sasFieldNames[i+1] == name[1] && sasFieldNames[i:i+len(name)] == name &&
+			(len(name) == 9 || sasFieldNames[i+len(name)] == ' ') {
+			return i / 9
+		}
+	}
+	return -1
 }
 
 // A Policy is one of a table's stored access policies: what a SAS naming

@@ -83,8 +83,8 @@ type Verifier struct {
 	// it needs.
 	SharedKey func(r Request, authz string, accounts []Account) error
 
-	// sas remembers SAS signatures already verified, so that a token used
-	// for many requests pays for its HMAC once.
+	// sas remembers SAS tokens already verified, so that a token used for
+	// many requests is read and pays for its HMAC once.
 	sas sigCache
 }
 
@@ -134,8 +134,8 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 	if header == nil {
 		header = func(string) string { return "" }
 	}
-	q, err := ParseQuery(r.Query)
-	if err != nil {
+	var scan sasScan
+	if !scan.scan(r.Query) {
 		return Grant{}, failed("The query string is malformed.")
 	}
 	if authz := header("Authorization"); authz != "" {
@@ -154,9 +154,36 @@ func (v *Verifier) Verify(r Request) (Grant, error) {
 		}
 		return Grant{}, failed("The authorization scheme " + scheme + " is not supported.")
 	}
-	if q.Get("sig") != "" {
-		return v.verifySAS(r, q)
+	if !scan.signed() {
+		return v.anonymous(r)
 	}
+	// A token seen before is found by its fields as sent, with no copy:
+	// the id is built in a buffer on the stack, and a map lookup by a
+	// converted []byte does not allocate. A token giving a field twice is
+	// refused, so it is never looked up.
+	var buf [256]byte
+	id := scan.id(buf[:0], &r)
+	if acct := v.account(r.Account); acct != nil && scan.twice == "" {
+		if t := v.sas.lookup(id, acct.Keys); t != nil {
+			return t.judge(v, r)
+		}
+	}
+	// What the cache keeps is read from a copy of the request's text, so
+	// as not to keep all of it alive (a whole batch, in the browser), nor
+	// see a host reuse it.
+	r.Query, r.Container, r.Blob = strings.Clone(r.Query), strings.Clone(r.Container), strings.Clone(r.Blob)
+	scan = sasScan{}
+	scan.scan(r.Query)
+	t, err := v.verifySAS(r, &scan)
+	if err != nil {
+		return Grant{}, err
+	}
+	v.sas.add(id, t)
+	return t.judge(v, r)
+}
+
+// anonymous is the answer to a request without credentials.
+func (v *Verifier) anonymous(r Request) (Grant, error) {
 	if v.AllowAnonymous {
 		return Grant{full: true, service: r.Service}, nil
 	}
@@ -209,20 +236,6 @@ func signingKey(a *Account, s, sig string) []byte {
 		}
 	}
 	return nil
-}
-
-// signedSAS is signedBy for a SAS, whose signature, covering no part of
-// the request, is remembered once verified.
-func (v *Verifier) signedSAS(a *Account, s, sig string) bool {
-	if v.sas.lookup(a.Keys, s, sig) {
-		return true
-	}
-	k := signingKey(a, s, sig)
-	if k == nil {
-		return false
-	}
-	v.sas.add(k, s, sig)
-	return true
 }
 
 // ParseQuery reads a raw query string as the service does: pairs split on
