@@ -112,3 +112,63 @@ func TestRangeReadsOnce(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+// TestIntRangeAgreesWithMatch checks that a filter IntRange accepts
+// answers as Match does on every value of the range's kind, at and
+// around the literals and the ends of both integer kinds, and that the
+// shapes it must refuse are refused.
+func TestIntRangeAgreesWithMatch(t *testing.T) {
+	ops := []string{"eq", "ne", "gt", "ge", "lt", "le"}
+	int32s := []string{"-2147483648", "-1", "0", "7", "2147483647"}
+	int64s := []string{"-9223372036854775808L", "-1L", "0L", "7L", "9223372036854775807L"}
+	// Each filter, and whether IntRange must take it: not when it has ne
+	// (two intervals) or literals of two kinds.
+	filters := map[string]bool{}
+	for _, o1 := range ops {
+		for _, l1 := range append(int32s, int64s...) {
+			filters["N "+o1+" "+l1] = o1 != "ne"
+			for _, o2 := range ops {
+				for _, l2 := range int32s {
+					filters["N "+o1+" "+l1+" and N "+o2+" "+l2] = o1 != "ne" && o2 != "ne" && !strings.HasSuffix(l1, "L")
+				}
+			}
+		}
+	}
+	var values []edm.Value
+	for _, x := range []int64{-2147483648, -2147483647, -2, -1, 0, 1, 6, 7, 8, 2147483646, 2147483647} {
+		values = append(values, edm.Int32Value(int32(x)), edm.Int64Value(x))
+	}
+	for _, x := range []int64{-9223372036854775808, -9223372036854775807, 9223372036854775806, 9223372036854775807} {
+		values = append(values, edm.Int64Value(x))
+	}
+	for src, want := range filters {
+		f, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		r, ok := f.IntRange()
+		if ok != want {
+			t.Fatalf("%s: IntRange reports %v, want %v", src, ok, want)
+		}
+		if !ok {
+			continue
+		}
+		for _, v := range values {
+			if v.Kind() != r.Kind {
+				continue
+			}
+			if got, want := r.Holds(v.Int()), f.Match(rec{"N": v}); got != want {
+				t.Errorf("%s on %s %d: Holds says %v, Match %v", src, v.Kind(), v.Int(), got, want)
+			}
+		}
+	}
+	for _, src := range []string{"N ge 5 or N lt 2", "N ge 5 and M lt 9", "N ge 5.5", "N eq 'a'", "not (N eq 5)", "PartitionKey eq 'a'"} {
+		f, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := f.IntRange(); ok {
+			t.Errorf("%s: accepted as %+v", src, r)
+		}
+	}
+}

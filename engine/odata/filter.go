@@ -24,6 +24,7 @@
 package odata
 
 import (
+	"math"
 	"strings"
 
 	"github.com/tablelab/tablelab/engine/edm"
@@ -302,6 +303,69 @@ func (n *rangeNode) match(r Record) bool {
 		}
 	}
 	return true
+}
+
+// IntRange is a filter that is one or two comparisons of one property
+// with integer literals of one kind (N ge 10 and N lt 20, N eq 5), as an
+// interval: the shape of filter a scan meets most. A scan tests it in
+// line on an entity whose property has the literals' kind, without the
+// calls through interfaces Match makes (dear in WebAssembly); any other
+// entity, a property of another kind among them, Match must decide.
+type IntRange struct {
+	Name   string
+	Kind   edm.Kind // edm.Int32 or edm.Int64
+	Lo, Hi int64    // both included; Lo > Hi holds nothing
+}
+
+// Holds reports whether v, a value of r's Kind, lies in the range.
+func (r *IntRange) Holds(v int64) bool { return r.Lo <= v && v <= r.Hi }
+
+// IntRange returns the filter as an IntRange, when it is one.
+func (f *Filter) IntRange() (IntRange, bool) {
+	var tests [2]cmpTest
+	var name string
+	n := 1
+	switch e := f.eval.(type) {
+	case *cmpNode:
+		name, tests[0] = e.name, cmpTest{e.op, e.lit}
+	case *rangeNode:
+		name, tests, n = e.name, e.tests, 2
+	default:
+		return IntRange{}, false
+	}
+	r := IntRange{Name: name, Kind: tests[0].lit.Kind(), Lo: math.MinInt64, Hi: math.MaxInt64}
+	if r.Kind != edm.Int32 && r.Kind != edm.Int64 {
+		return IntRange{}, false
+	}
+	for _, t := range tests[:n] {
+		if t.lit.Kind() != r.Kind {
+			return IntRange{}, false
+		}
+		x := t.lit.Int()
+		switch t.op {
+		case Eq:
+			r.Lo, r.Hi = max(r.Lo, x), min(r.Hi, x)
+		case Ge:
+			r.Lo = max(r.Lo, x)
+		case Le:
+			r.Hi = min(r.Hi, x)
+		case Gt:
+			if x == math.MaxInt64 {
+				r.Lo, r.Hi = 1, 0 // nothing is greater
+				continue
+			}
+			r.Lo = max(r.Lo, x+1)
+		case Lt:
+			if x == math.MinInt64 {
+				r.Lo, r.Hi = 1, 0 // nothing is less
+				continue
+			}
+			r.Hi = min(r.Hi, x-1)
+		default: // ne: two intervals
+			return IntRange{}, false
+		}
+	}
+	return r, true
 }
 
 func (n *rangeNode) write(b *strings.Builder) {
