@@ -78,13 +78,12 @@ func (e *Entity) ETag() string { return ETagOf(e.Timestamp) }
 
 // ETagOf formats the ETag of a write made at the given ticks.
 func ETagOf(ticks int64) string {
+	// The time is formatted on the stack, and its two colons
+	// URL-encoded as it is copied out.
 	var buf [64]byte
+	var tbuf [32]byte
+	ts := edm.AppendDateTime(tbuf[:0], ticks)
 	b := append(buf[:0], `W/"datetime'`...)
-	start := len(b)
-	b = edm.AppendDateTime(b, ticks)
-	// URL-encode the two colons of the time of day in place.
-	ts := string(b[start:])
-	b = b[:start]
 	for i := 0; i < len(ts); i++ {
 		if ts[i] == ':' {
 			b = append(b, "%3A"...)

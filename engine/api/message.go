@@ -13,7 +13,13 @@ type Header struct {
 	fields []field // in the order first set
 }
 
-type field struct{ name, value string }
+// field is one header field. It is not comparable: a call holds an
+// array of them, and a comparable array type costs an equality function
+// in the browser's binary.
+type field struct {
+	_           [0]func()
+	name, value string
+}
 
 // index finds a field by a linear search: a request or response holds a
 // dozen fields, fewer than a map would pay for.
@@ -49,7 +55,7 @@ func (h *Header) Set(name, value string) {
 		// does natively.
 		h.fields = make([]field, 0, 16)
 	}
-	h.fields = append(h.fields, field{name, value})
+	h.fields = append(h.fields, field{name: name, value: value})
 }
 
 // Each calls fn for every field in the order they were set.
@@ -61,6 +67,14 @@ func (h *Header) Each(fn func(name, value string)) {
 
 // Len returns the number of fields.
 func (h *Header) Len() int { return len(h.fields) }
+
+// Field returns the i-th field in the order they were set, i from 0 to
+// Len()-1: a writer of every field calls nothing per field, where Each
+// calls fn.
+func (h *Header) Field(i int) (name, value string) {
+	f := &h.fields[i]
+	return f.name, f.value
+}
 
 // Request is one HTTP request to the Table service, as a value: hosts
 // build it from whatever they receive (net/http, a Worker's fetch event, a

@@ -34,6 +34,10 @@ type route struct {
 	query  query
 	// rawQuery is the query string as sent.
 	rawQuery string
+	// pairs is where a request's query pairs go, allocated with the
+	// route: a SAS alone is eight or nine of them. A batch's operations,
+	// whose routes stay on the stack, have no query and leave it unused.
+	pairs [12]queryPair
 }
 
 // pathStyleHost reports whether requests to host name the account in the
@@ -54,21 +58,28 @@ func pathStyleHost(host string) bool {
 
 // parseRoute splits a request target into account and resource.
 func parseRoute(r *Request) (*route, error) {
-	target := r.Target
-	rawPath, rawQuery, _ := strings.Cut(target, "?")
-	rt := &route{rawPath: rawPath, rawQuery: rawQuery}
-	if err := rt.query.parse(rawQuery); err != nil {
-		return nil, svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: "+err.Error())
-	}
-	account, rest, base, err := Address(r)
-	if err != nil {
-		return nil, err
-	}
-	rt.account, rt.base = account, base
-	if err := rt.parseResource(rest); err != nil {
+	rt := new(route)
+	rt.query.pairs = rt.pairs[:0]
+	if err := rt.parse(r); err != nil {
 		return nil, err
 	}
 	return rt, nil
+}
+
+// parse reads r's target into rt, which must be zero but for the
+// query's array.
+func (rt *route) parse(r *Request) error {
+	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
+	rt.rawPath, rt.rawQuery = rawPath, rawQuery
+	if err := rt.query.parse(rawQuery); err != nil {
+		return svcerr.With(svcerr.InvalidQueryParameterValue, "The query string could not be parsed: "+err.Error())
+	}
+	account, rest, base, err := Address(r)
+	if err != nil {
+		return err
+	}
+	rt.account, rt.base = account, base
+	return rt.parseResource(rest)
 }
 
 // parseResource reads the resource part of the path: the text after the

@@ -82,16 +82,41 @@ func parseHead(head string) (*api.Request, error) {
 			continue
 		}
 		name, value, ok := strings.Cut(f, ":")
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		if !ok || name == "" || hasSpace(name) {
 			return nil, ErrMalformed
 		}
-		value = strings.Trim(value, " \t")
-		if strings.EqualFold(name, "Host") {
+		value = trimSpace(value)
+		if len(name) == len("Host") && strings.EqualFold(name, "Host") {
 			req.Host = value
 		}
 		req.Header.Set(name, value)
 	}
 	return req, nil
+}
+
+// hasSpace reports whether s holds a space or a tab. It and trimSpace
+// are loops in line rather than strings.ContainsAny and strings.Trim,
+// which call a function per byte or per cut set: every header field of
+// every request passes through both, and under WebAssembly a call costs
+// more than the comparisons.
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return true
+		}
+	}
+	return false
+}
+
+// trimSpace returns s without the spaces and tabs around it.
+func trimSpace(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // AppendResponse appends resp as HTTP/1.1 text: the status line, the
@@ -106,15 +131,16 @@ func AppendResponse(dst []byte, resp *api.Response) []byte {
 	dst = append(dst, reason(resp.Status)...)
 	dst = append(dst, "\r\n"...)
 	own := len(resp.Body) == 0 && resp.Header.Get("Content-Length") != ""
-	resp.Header.Each(func(name, value string) {
-		if !own && strings.EqualFold(name, "Content-Length") {
-			return
+	for i := range resp.Header.Len() {
+		name, value := resp.Header.Field(i)
+		if !own && len(name) == len("Content-Length") && strings.EqualFold(name, "Content-Length") {
+			continue
 		}
 		dst = append(dst, name...)
 		dst = append(dst, ": "...)
 		dst = append(dst, value...)
 		dst = append(dst, "\r\n"...)
-	})
+	}
 	if !own {
 		dst = append(dst, "Content-Length: "...)
 		dst = strconv.AppendInt(dst, int64(len(resp.Body)), 10)

@@ -14,6 +14,7 @@ func TestParseRequest(t *testing.T) {
 		"Host: 127.0.0.1:10002\r\n" +
 		"x-ms-version:2019-02-02\r\n" +
 		"Content-Type:   application/json \r\n" +
+		"X-Tabs:\t\t a\tb \t\r\n" +
 		"\r\n" + body
 	req, err := ParseRequest(text)
 	if err != nil {
@@ -30,6 +31,9 @@ func TestParseRequest(t *testing.T) {
 	}
 	if got := req.Header.Get("content-type"); got != "application/json" {
 		t.Fatalf("content-type %q", got)
+	}
+	if got := req.Header.Get("X-Tabs"); got != "a\tb" {
+		t.Fatalf("x-tabs %q", got)
 	}
 	if string(req.Body) != body {
 		t.Fatalf("body %q", req.Body)
@@ -67,6 +71,8 @@ func TestParseRequestMalformed(t *testing.T) {
 		"GET /x HTTP/1.1\r\nno colon\r\n\r\n",
 		"GET /x HTTP/1.1\r\n: empty name\r\n\r\n",
 		"GET /x HTTP/1.1\r\nBad Name: v\r\n\r\n",
+		"GET /x HTTP/1.1\r\nBad\tName: v\r\n\r\n",
+		"GET /x HTTP/1.1\r\nBadName : v\r\n\r\n",
 	} {
 		if req, err := ParseRequest(text); err == nil {
 			t.Errorf("%q parsed as %+v", text, req)

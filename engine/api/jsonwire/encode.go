@@ -145,10 +145,16 @@ func AppendEntity(dst []byte, e *engine.Entity, o Options) []byte {
 		// One allocation near the body's size instead of the doublings
 		// from nothing (five or six for a small entity): allocation is
 		// what costs most under wasm. The metadata and the names'
-		// quoting take a few hundred bytes besides the text.
-		n := 320 + len(o.BaseURL) + len(o.Table) + 2*(len(e.PartitionKey)+len(e.RowKey))
+		// quoting take a few hundred bytes besides the text, the rest
+		// a few dozen a property.
+		n := 96 + 2*(len(e.PartitionKey)+len(e.RowKey))
+		per := 32
+		if o.Metadata != NoMetadata {
+			n += 320 + len(o.BaseURL) + len(o.Table)
+			per = 48
+		}
 		for _, p := range e.Properties {
-			n += len(p.Name) + len(p.Value.Str()) + 48
+			n += len(p.Name) + len(p.Value.Str()) + per
 		}
 		dst = make([]byte, 0, n)
 	}
