@@ -135,6 +135,11 @@ type Set struct {
 
 	mu     sync.Mutex
 	byName map[string]*instance
+	// scratch is a buffer a page of entities is built in (a request's
+	// Scratch), taken under mu by one request at a time: the page is
+	// copied into the response text at once, so its buffer serves the
+	// next query instead of being garbage as large as the page.
+	scratch []byte
 }
 
 // New returns an empty set.
@@ -318,10 +323,37 @@ func (s *Set) serve(name string, req *api.Request, err error) []byte {
 			resp = srv.Error(req, svcerr.New(svcerr.RequestBodyTooLarge))
 			break
 		}
+		req.Scratch = s.swapScratch(nil)
 		resp = drain(srv, req, srv.Serve(req))
+		text := httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp)
+		// A body is the response's own memory, copied into the text
+		// now: the larger of it and the buffer is kept.
+		buf := req.Scratch
+		if cap(resp.Body) > cap(buf) {
+			buf = resp.Body
+		}
+		s.swapScratch(buf)
+		return text
 	}
 	return httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp)
 }
+
+// swapScratch makes b the buffer kept for the next page, unless it is
+// larger than is worth holding on to, and returns the one kept before:
+// swapScratch(nil) takes it.
+func (s *Set) swapScratch(b []byte) []byte {
+	if cap(b) > maxScratch {
+		b = nil
+	}
+	s.mu.Lock()
+	old := s.scratch
+	s.scratch = b[:0]
+	s.mu.Unlock()
+	return old
+}
+
+// maxScratch is the largest page buffer a Set keeps for the next query.
+const maxScratch = 4 << 20
 
 // drain reads a streamed response body (a blob's download) into the
 // response: the message crosses to the page whole. A stream that fails

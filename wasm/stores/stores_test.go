@@ -543,3 +543,40 @@ func TestHoldStopsTheStoresClock(t *testing.T) {
 		t.Fatalf("Date %q after a quick hold and release", got)
 	}
 }
+
+// TestPagesReuseNoAnswer checks that the buffer a page is built in, which
+// the set keeps for the next query, never shows through an answer given
+// earlier: a large page, then a small one and a large one again, each
+// answer intact after the ones that followed it.
+func TestPagesReuseNoAnswer(t *testing.T) {
+	s := New(Options{Now: clock()})
+	want(t, do(t, s, "a", "POST", "Tables", `{"TableName":"Orders"}`), "201")
+	for i := range 300 {
+		want(t, do(t, s, "a", "POST", "Orders", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%04d","N":%d,"Text":"%s"}`, i, i, strings.Repeat("x", 100))), "201")
+	}
+	query := func(filter string) []byte {
+		text := "GET /devstoreaccount1/Orders()?$filter=" + filter + "&" + SAS() + " HTTP/1.1\r\nHost: 127.0.0.1:10002\r\nAccept: application/json;odata=nometadata\r\n\r\n"
+		return s.ServeBytes("a", []byte(text))
+	}
+	body := func(out []byte) string {
+		_, b, _ := strings.Cut(string(out), "\r\n\r\n")
+		return b
+	}
+	large := query("N%20ge%200")
+	largeText := body(large)
+	small := query("N%20eq%207")
+	smallText := body(small)
+	again := query("N%20ge%200")
+	if n := strings.Count(largeText, `"RowKey"`); n != 300 {
+		t.Fatalf("the large page holds %d entities", n)
+	}
+	if n := strings.Count(smallText, `"RowKey"`); n != 1 || !strings.Contains(smallText, `"N":7,`) {
+		t.Fatalf("the small page is %s", smallText)
+	}
+	if body(large) != largeText || body(small) != smallText {
+		t.Fatal("a later query wrote into an earlier answer")
+	}
+	if body(again) != largeText {
+		t.Fatal("the same query answered otherwise the second time")
+	}
+}
