@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/tablelab/tablelab/engine/edm"
 	"github.com/tablelab/tablelab/engine/internal/keyspace"
 )
@@ -96,14 +93,33 @@ func ETagOf(ticks int64) string {
 
 // sortProperties orders props by name, the order Property relies on.
 // They are often in order already (a merge's, an entity read back), and
-// a check costs less than a sort, whose comparisons are calls through a
-// func, dear in WebAssembly.
+// a check costs less than a sort. Out of order, each property from the
+// first misplaced one on is inserted at its place, found by binary search:
+// comparisons are inline, where a sort's go through a func, dear in
+// WebAssembly, and the browser build links no sort for them. An entity of
+// more than MaxProperties is left as it is, for validateEntity to refuse,
+// so that the moves stay bounded whatever a request holds.
 func sortProperties(props []Property) {
-	for i := 1; i < len(props); i++ {
-		if props[i].Name < props[i-1].Name {
-			slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
-			return
+	i := 1
+	for i < len(props) && props[i].Name >= props[i-1].Name {
+		i++
+	}
+	if i == len(props) || len(props) > MaxProperties {
+		return
+	}
+	for ; i < len(props); i++ {
+		p := props[i]
+		lo, hi := 0, i
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if props[m].Name <= p.Name {
+				lo = m + 1
+			} else {
+				hi = m
+			}
 		}
+		copy(props[lo+1:i+1], props[lo:i])
+		props[lo] = p
 	}
 }
 
