@@ -14,7 +14,6 @@ package api
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -24,6 +23,7 @@ import (
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/jsonwire"
+	"github.com/tablelab/tablelab/engine/edm"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -103,8 +103,7 @@ func randomID() string {
 	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	return edm.FormatUUID(b)
 }
 
 // call is the state of one request being answered.
