@@ -107,11 +107,13 @@ func TestBreakdownErrors(t *testing.T) {
 }
 
 func TestCheckDeps(t *testing.T) {
-	if err := CheckDeps([]string{"fmt", "github.com/tablelab/tablelab/engine"}); err != nil {
+	if err := CheckDeps([]string{"strconv", "github.com/tablelab/tablelab/engine"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckDeps([]string{"fmt", "net/http", "encoding/json"}); err == nil {
-		t.Fatal("net/http and encoding/json passed")
+	for _, f := range []string{"net/http", "encoding/json", "fmt"} {
+		if err := CheckDeps([]string{"strconv", f}); err == nil {
+			t.Fatalf("%s passed", f)
+		}
 	}
 }
 
