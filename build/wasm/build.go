@@ -170,8 +170,9 @@ func CheckServices(deps []string) error {
 // Forbidden are packages the browser build must not link: each would
 // cost more than the rest of the engine (net/http), or was removed to
 // fit the budget (encoding/json; fmt, which encoding/hex's error type
-// brings in, with os beneath it).
-var Forbidden = []string{"net/http", "encoding/json", "fmt"}
+// brings in, with os beneath it; crypto's FIPS module, whose self-tests
+// crypto/hmac, crypto/sha256 and crypto/md5 link).
+var Forbidden = []string{"net/http", "encoding/json", "fmt", "os", "crypto/internal/fips140only"}
 
 // CheckDeps fails when deps hold a Forbidden package.
 func CheckDeps(deps []string) error {

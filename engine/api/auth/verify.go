@@ -1,12 +1,11 @@
 package auth
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"strings"
 	"time"
 
+	"github.com/tablelab/tablelab/engine/internal/digest"
 	"github.com/tablelab/tablelab/engine/internal/urltext"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
@@ -217,7 +216,7 @@ func BearerFailed(detail string) error { return failed(detail) }
 
 // Sign returns the base64 HMAC-SHA256 of s under key.
 func Sign(key []byte, s string) string {
-	m := hmac.New(sha256.New, key)
+	m := digest.NewHMACSHA256(key)
 	m.Write([]byte(s))
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
 }
@@ -229,9 +228,9 @@ func signingKey(a *Account, s, sig string) []byte {
 		return nil
 	}
 	for _, k := range a.Keys {
-		m := hmac.New(sha256.New, k)
+		m := digest.NewHMACSHA256(k)
 		m.Write([]byte(s))
-		if hmac.Equal(m.Sum(nil), got) {
+		if digest.Equal(m.Sum(nil), got) {
 			return k
 		}
 	}
