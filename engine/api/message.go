@@ -13,13 +13,7 @@ type Header struct {
 	fields []field // in the order first set
 }
 
-// field is one header field. It is not comparable: a call holds an
-// array of them, and a comparable array type costs an equality function
-// in the browser's binary.
-type field struct {
-	_           [0]func()
-	name, value string
-}
+type field struct{ name, value string }
 
 // index finds a field by a linear search: a request or response holds a
 // dozen fields, fewer than a map would pay for.
@@ -55,7 +49,7 @@ func (h *Header) Set(name, value string) {
 		// does natively.
 		h.fields = make([]field, 0, 16)
 	}
-	h.fields = append(h.fields, field{name: name, value: value})
+	h.fields = append(h.fields, field{name, value})
 }
 
 // Each calls fn for every field in the order they were set.

@@ -18,21 +18,15 @@ type query struct{ pairs []queryPair }
 
 // queryPair is one name=value pair, the name decoded and the value as
 // sent.
-type queryPair struct {
-	_         [0]func() // not comparable, as field is not
-	name, raw string
-}
+type queryPair struct{ name, raw string }
 
-// parse splits raw into q's pairs (in the array they have, when it has
-// room), checking every escape so that a malformed one fails the request
-// as url.QueryUnescape would, with its message.
+// parse splits raw, checking every escape so that a malformed one fails
+// the request as url.QueryUnescape would, with its message.
 func (q *query) parse(raw string) error {
 	if raw == "" {
 		return nil
 	}
-	if n := strings.Count(raw, "&") + 1; cap(q.pairs) < n {
-		q.pairs = make([]queryPair, 0, n)
-	}
+	q.pairs = make([]queryPair, 0, strings.Count(raw, "&")+1)
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")

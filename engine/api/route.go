@@ -34,10 +34,6 @@ type route struct {
 	query  query
 	// rawQuery is the query string as sent.
 	rawQuery string
-	// pairs is where a request's query pairs go, allocated with the
-	// route: a SAS alone is eight or nine of them. A batch's operations,
-	// whose routes stay on the stack, have no query and leave it unused.
-	pairs [12]queryPair
 }
 
 // pathStyleHost reports whether requests to host name the account in the
@@ -59,15 +55,13 @@ func pathStyleHost(host string) bool {
 // parseRoute splits a request target into account and resource.
 func parseRoute(r *Request) (*route, error) {
 	rt := new(route)
-	rt.query.pairs = rt.pairs[:0]
 	if err := rt.parse(r); err != nil {
 		return nil, err
 	}
 	return rt, nil
 }
 
-// parse reads r's target into rt, which must be zero but for the
-// query's array.
+// parse reads r's target into rt, which must be zero.
 func (rt *route) parse(r *Request) error {
 	rawPath, rawQuery, _ := strings.Cut(r.Target, "?")
 	rt.rawPath, rt.rawQuery = rawPath, rawQuery

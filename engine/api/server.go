@@ -116,22 +116,6 @@ type call struct {
 	resp   *Response
 	id     string
 	now    time.Time
-
-	// What rt and resp point to (the query's pairs with the route) and
-	// the response's header fields are allocated with the call: one
-	// allocation per request instead of five, each paid inline under
-	// WebAssembly.
-	route    route
-	response Response
-	fields   [16]field
-}
-
-// newCall starts answering req.
-func (s *Server) newCall(req *Request) *call {
-	c := &call{s: s, req: req, id: s.newID(), now: s.now()}
-	c.resp = &c.response
-	c.response.Header.fields = c.fields[:0]
-	return c
 }
 
 // panicText words a recovered panic value for the InternalError message,
@@ -154,7 +138,7 @@ func panicText(p any) string {
 // Serve answers one request. It never panics on any input; every failure
 // becomes an error response in the service's format.
 func (s *Server) Serve(req *Request) (resp *Response) {
-	c := s.newCall(req)
+	c := &call{s: s, req: req, resp: &Response{}, id: s.newID(), now: s.now()}
 	c.commonHeaders()
 	defer func() {
 		// A bug must cost one request, not the host: the browser and the
@@ -179,7 +163,7 @@ func (s *Server) Serve(req *Request) (resp *Response) {
 // Error answers req with err in the service's format. Hosts use it for
 // failures found before a Request exists, such as an oversized body.
 func (s *Server) Error(req *Request, err error) *Response {
-	c := s.newCall(req)
+	c := &call{s: s, req: req, resp: &Response{}, id: s.newID(), now: s.now()}
 	c.commonHeaders()
 	return c.fail(err)
 }
@@ -254,13 +238,11 @@ func (c *call) serve() error {
 	if v := c.req.Header.Get("x-ms-version"); v != "" && !validVersion(v) {
 		return svcerr.With(svcerr.InvalidHeaderValue, "The value for one of the HTTP headers is not in the correct format: x-ms-version "+v+".")
 	}
-	rt := &c.route
-	rt.query.pairs = rt.pairs[:0]
-	if err := rt.parse(c.req); err != nil {
+	rt, err := parseRoute(c.req)
+	if err != nil {
 		return err
 	}
 	c.rt = rt
-	var err error
 	if c.grant, err = c.s.verifier.Verify(auth.Request{
 		Method:   c.req.Method,
 		RawPath:  rt.rawPath,
