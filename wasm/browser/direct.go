@@ -33,7 +33,8 @@ func tablelabBuffer(n int32) uint32 {
 // tablelabServeDirect serves the request in the buffer — the raw HTTP/1.1
 // request (reqLen bytes), then the store's name (storeLen bytes) — and
 // leaves the response at the buffer's start, returning its length. A
-// response longer than the buffer grows it, as tablelabBuffer does. It is
+// response longer than the buffer grows it, as tablelabBuffer does: it is
+// written there, not copied. It is
 // a plain call: no JavaScript values, references or events, which cost a
 // call through syscall/js several times a point read's own work. It must
 // not block, so only the stores in memory take this way; the playground
@@ -61,7 +62,9 @@ func tablelabServeDirect(storeLen, reqLen int32) int32 {
 	if !bytes.HasSuffix(msg, blank) || bytes.Index(msg, blank) != len(msg)-len(blank) {
 		msg = bytes.Clone(msg)
 	}
-	resp := direct.set.ServeBytes(direct.store, msg)
-	tablelabBuffer(int32(len(resp)))
-	return int32(copy(direct.buf, resp))
+	resp := direct.set.AppendServeBytes(direct.buf[:0], direct.store, msg)
+	if cap(resp) > len(direct.buf) {
+		direct.buf = resp[:cap(resp)] // the response outgrew the buffer
+	}
+	return int32(len(resp))
 }

@@ -292,17 +292,28 @@ func (in *instance) closeAll() {
 // error response in the service's format.
 func (s *Set) Serve(name, request string) string {
 	req, err := httptext.ParseRequest(request)
-	return string(s.serve(name, req, err))
+	return string(s.serve(nil, name, req, err))
 }
 
 // ServeBytes is Serve for a message held as bytes, as a page sends one
 // whose body is binary (a blob's). The request's body aliases msg.
 func (s *Set) ServeBytes(name string, msg []byte) []byte {
 	req, err := httptext.ParseRequestBytes(msg)
-	return s.serve(name, req, err)
+	return s.serve(nil, name, req, err)
 }
 
-func (s *Set) serve(name string, req *api.Request, err error) []byte {
+// AppendServeBytes is ServeBytes appending the response to dst, so that a
+// host answers into the buffer the request came in. dst may share the
+// memory of a message without a body: the parser copies the head, and
+// the response is written once the request has been served.
+func (s *Set) AppendServeBytes(dst []byte, name string, msg []byte) []byte {
+	req, err := httptext.ParseRequestBytes(msg)
+	return s.serve(dst, name, req, err)
+}
+
+// serve answers req, appending the response's text to dst; a nil dst is
+// a new buffer sized for the response.
+func (s *Set) serve(dst []byte, name string, req *api.Request, err error) []byte {
 	var resp *api.Response
 	switch {
 	case err != nil:
@@ -325,7 +336,7 @@ func (s *Set) serve(name string, req *api.Request, err error) []byte {
 		}
 		req.Scratch = s.swapScratch(nil)
 		resp = drain(srv, req, srv.Serve(req))
-		text := httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp)
+		text := httptext.AppendResponse(sized(dst, resp), resp)
 		// A body is the response's own memory, copied into the text
 		// now: the larger of it and the buffer is kept.
 		buf := req.Scratch
@@ -335,7 +346,15 @@ func (s *Set) serve(name string, req *api.Request, err error) []byte {
 		s.swapScratch(buf)
 		return text
 	}
-	return httptext.AppendResponse(make([]byte, 0, 512+len(resp.Body)), resp)
+	return httptext.AppendResponse(sized(dst, resp), resp)
+}
+
+// sized is dst, or when dst is nil a buffer with room for resp's text.
+func sized(dst []byte, resp *api.Response) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 512+len(resp.Body))
+	}
+	return dst
 }
 
 // swapScratch makes b the buffer kept for the next page, unless it is
