@@ -101,7 +101,7 @@ const partitionSize = 1000
 // Lines is the workload for n entities. build/wasm/js/bench.mjs makes the
 // same requests.
 func Lines(n int) []Line {
-	repeat := max(n/500, 4)
+	repeat := max(n/100, 4)
 	return []Line{
 		{Name: "insert", Ops: n, Request: func(i int) (string, string, string, string) {
 			return "POST", "Bench", entity(i), "application/json"

@@ -25,7 +25,7 @@ export const request = (method, target, sas, body = "", contentType = "") =>
   (contentType ? `Content-Type: ${contentType}\r\n` : "") + "\r\n" + body;
 
 export const lines = (n) => {
-  const repeat = Math.max(Math.floor(n / 500), 4);
+  const repeat = Math.max(Math.floor(n / 100), 4);
   return [
   { name: "insert", ops: n, req: (i) => ["POST", "Bench", entity(i), "application/json"] },
   { name: "point read", ops: n, returned: 1, req: (i) => {
