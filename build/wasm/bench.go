@@ -190,3 +190,146 @@ func WriteBench(w io.Writer, lines []BenchLine) {
 	}
 	tw.Flush()
 }
+
+// FloorPackage is the Go runtime's floor under wasm (wasm/bench/floor):
+// small kernels of plain Go, none of tablelab, built natively and for
+// GOOS=js with the same flags.
+const FloorPackage = "./wasm/bench/floor"
+
+// A FloorLine is one kernel of the floor, in nanoseconds per operation:
+// native Go and the same Go as wasm under Node.
+type FloorLine struct {
+	Name         string
+	Ops          int
+	Native, Wasm float64
+}
+
+// WasmRatio is how many times slower the kernel runs as wasm.
+func (l FloorLine) WasmRatio() float64 { return l.Wasm / l.Native }
+
+// Floor runs the floor's kernels natively and as wasm, rounds times,
+// alternating the two as Bench does, and keeps each kernel's fastest
+// round. Scale is the fraction of each kernel's operations run (1 for the
+// figures). Progress goes to log.
+func Floor(root string, rounds int, scale float64, log io.Writer) ([]FloorLine, error) {
+	tmp, err := os.MkdirTemp("", "tablelab-wasm-floor-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	native := filepath.Join(tmp, "floor")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", native, FloorPackage)
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build %s: %v\n%s", FloorPackage, err, out)
+	}
+	wasmBin := filepath.Join(tmp, "floor.wasm")
+	if err := Build(root, FloorPackage, wasmBin, true); err != nil {
+		return nil, err
+	}
+	gr, err := goroot()
+	if err != nil {
+		return nil, err
+	}
+	arg := strconv.FormatFloat(scale, 'g', -1, 64)
+	columns := [][]string{
+		{native, "-scale", arg},
+		{"node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-scale", arg},
+	}
+	names := []string{"native", "wasm"}
+	var best [2]map[string]floorOutput
+	var order []string
+	for r := range rounds {
+		for c, args := range columns {
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Dir = root
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
+			}
+			lines, err := parseFloor(out)
+			if err != nil {
+				return nil, err
+			}
+			if best[c] == nil {
+				best[c] = map[string]floorOutput{}
+			}
+			for _, l := range lines {
+				if r == 0 && c == 0 {
+					order = append(order, l.name)
+				}
+				if b, ok := best[c][l.name]; !ok || l.ns < b.ns {
+					best[c][l.name] = l
+				}
+			}
+			fmt.Fprintf(log, "floor round %d, %s: done\n", r+1, names[c])
+		}
+	}
+	var result []FloorLine
+	for _, name := range order {
+		n, w := best[0][name], best[1][name]
+		if n.ops == 0 || w.ops == 0 {
+			return nil, fmt.Errorf("the kernel %q is missing from a column", name)
+		}
+		if n.ops != w.ops {
+			return nil, fmt.Errorf("the kernel %q ran %d operations natively, %d as wasm", name, n.ops, w.ops)
+		}
+		result = append(result, FloorLine{Name: name, Ops: n.ops, Native: n.ns, Wasm: w.ns})
+	}
+	return result, nil
+}
+
+type floorOutput struct {
+	name string
+	ops  int
+	ns   float64
+}
+
+// parseFloor reads wasm/bench/floor's lines: name, ops, ns/op (with
+// decimals), tab-separated.
+func parseFloor(out []byte) ([]floorOutput, error) {
+	var lines []floorOutput
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) != 3 {
+			return nil, fmt.Errorf("floor printed %q", sc.Text())
+		}
+		ops, err1 := strconv.Atoi(f[1])
+		ns, err2 := strconv.ParseFloat(f[2], 64)
+		if err1 != nil || err2 != nil || ops <= 0 || ns < 0 {
+			return nil, fmt.Errorf("floor printed %q", sc.Text())
+		}
+		lines = append(lines, floorOutput{f[0], ops, ns})
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("floor printed nothing")
+	}
+	return lines, nil
+}
+
+// WriteFloor prints the floor as a table: each kernel's native and wasm
+// times and their ratio, the floor beneath the workload's wasm/native.
+func WriteFloor(w io.Writer, lines []FloorLine) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kernel\tops\tnative ns/op\twasm ns/op\twasm/native\t")
+	for _, l := range lines {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.2f×\t\n", l.Name, l.Ops, floorNs(l.Native), floorNs(l.Wasm), l.WasmRatio())
+	}
+	tw.Flush()
+}
+
+// floorNs prints a time per operation with three significant figures or
+// more, as the kernels range from a nanosecond to a sort's tens of
+// microseconds.
+func floorNs(ns float64) string {
+	switch {
+	case ns < 10:
+		return strconv.FormatFloat(ns, 'f', 2, 64)
+	case ns < 100:
+		return strconv.FormatFloat(ns, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(ns, 'f', 0, 64)
+}

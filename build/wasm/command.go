@@ -10,7 +10,8 @@ import (
 
 // Main is `go run ./build wasm`: it builds the browser engine, prints its
 // raw, gzip and brotli sizes against the budget and the packages its code
-// comes from, and with -bench runs the benchmark.
+// comes from, and with -bench runs the benchmark (with -floor, the Go
+// runtime's floor under wasm after it).
 func Main(root string, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("wasm", flag.ContinueOnError)
 	top := fs.Int("top", 25, "packages to list in the breakdown")
@@ -18,6 +19,7 @@ func Main(root string, args []string, out io.Writer) error {
 	n := fs.Int("n", 10000, "with -bench: entities in the workload")
 	rounds := fs.Int("rounds", 3, "with -bench: rounds of each column; each line keeps its fastest")
 	chromium := fs.Bool("chromium", false, "with -bench: the Chromium columns too (headless /usr/bin/chromium, build/browser's node_modules)")
+	floor := fs.Bool("floor", false, "with -bench: the Go runtime's floor too, plain Go kernels natively and as wasm (wasm/bench/floor)")
 	dir := fs.String("o", "", "write app.wasm, wasm_exec.js and worker.js here (default: a temporary folder)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -51,6 +53,15 @@ func Main(root string, args []string, out io.Writer) error {
 		return err
 	}
 	WriteBench(out, lines)
+	if !*floor {
+		return nil
+	}
+	fmt.Fprintf(out, "\nfloor: the Go runtime under wasm, plain Go kernels with none of tablelab, best of %d rounds (go run ./build wasm -bench -floor)\n", *rounds)
+	kernels, err := Floor(root, *rounds, 1, io.Discard)
+	if err != nil {
+		return err
+	}
+	WriteFloor(out, kernels)
 	return nil
 }
 

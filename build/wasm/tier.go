@@ -23,16 +23,16 @@ const JSDir = "build/wasm/js"
 // tier). Not wasm/worker: syumai/workers reads the Workers runtime's
 // globals as it starts, which Node lacks; the worker tier runs it in
 // workerd, and its other tests run natively.
-var testedPackages = []string{"./wasm/bench", "./wasm/browser", "./wasm/httptext", "./wasm/stores", "./engine/dump"}
+var testedPackages = []string{"./wasm/bench", "./wasm/bench/floor", "./wasm/browser", "./wasm/httptext", "./wasm/stores", "./engine/dump"}
 
 // Tier is the test command's tier for the engine in the browser: it
 // builds wasm/browser as the site ships it, holds it to the size budget
 // with all three storage services linked and to linking neither net/http
 // nor encoding/json, prints where its
 // size comes from, runs the browser host's Go tests under GOOS=js and
-// worker.js's tests under Node, and runs a short benchmark, whose figures
-// it prints but does not hold to the targets (on a shared machine, time
-// is not a verdict).
+// worker.js's tests under Node, and runs a short benchmark and floor,
+// whose figures it prints but does not hold to the targets (on a shared
+// machine, time is not a verdict).
 func Tier(env testrun.Env) testrun.Tally {
 	dir, err := os.MkdirTemp("", "tablelab-wasm-")
 	if err != nil {
@@ -70,6 +70,12 @@ func Tier(env testrun.Env) testrun.Tally {
 	if err == nil {
 		fmt.Fprintln(env.Out, "wasm benchmark, 2,000 entities, one round (go run ./build wasm -bench for the figures):")
 		WriteBench(env.Out, lines)
+	}
+	kernels, err := Floor(env.Root, 1, 0.1, io.Discard)
+	t.Add(testrun.Check("wasm: the floor (plain Go kernels, native and wasm) runs", err))
+	if err == nil {
+		fmt.Fprintln(env.Out, "floor, a tenth of each kernel, one round (go run ./build wasm -bench -floor for the figures):")
+		WriteFloor(env.Out, kernels)
 	}
 	return t
 }
