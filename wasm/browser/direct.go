@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"unsafe"
 
 	"github.com/tablelab/tablelab/wasm/stores"
@@ -34,11 +33,11 @@ func tablelabBuffer(n int32) uint32 {
 // request (reqLen bytes), then the store's name (storeLen bytes) — and
 // leaves the response at the buffer's start, returning its length. A
 // response longer than the buffer grows it, as tablelabBuffer does: it is
-// written there, not copied. It is
-// a plain call: no JavaScript values, references or events, which cost a
-// call through syscall/js several times a point read's own work. It must
-// not block, so only the stores in memory take this way; the playground
-// waits for IndexedDB and goes through tablelabStart.
+// written there, not copied. It is a plain call: no JavaScript values,
+// references or events, which cost a call through syscall/js several
+// times a point read's own work. It must not block, so only the stores in
+// memory take this way; the playground waits for IndexedDB and goes
+// through tablelabStart.
 //
 //go:wasmexport tablelabServeDirect
 func tablelabServeDirect(storeLen, reqLen int32) int32 {
@@ -54,14 +53,8 @@ func tablelabServeDirect(storeLen, reqLen int32) int32 {
 	if direct.store == playground {
 		return -1
 	}
-	// The next call overwrites the buffer, and a service may keep the
-	// body it was sent (a blob's bytes), which aliases the message; the
-	// head is copied as it is parsed. So only a message whose first blank
-	// line is not its end, one with a body, is copied.
-	blank := []byte("\r\n\r\n")
-	if !bytes.HasSuffix(msg, blank) || bytes.Index(msg, blank) != len(msg)-len(blank) {
-		msg = bytes.Clone(msg)
-	}
+	// The next call overwrites the buffer, which no service keeps any of:
+	// the message is served where it lies, body and all.
 	resp := direct.set.AppendServeBytes(direct.buf[:0], direct.store, msg)
 	if cap(resp) > len(direct.buf) {
 		direct.buf = resp[:cap(resp)] // the response outgrew the buffer

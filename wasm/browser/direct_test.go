@@ -54,9 +54,10 @@ func wantStatus(t *testing.T, resp, status string) {
 
 // TestDirectKeepsWhatRequestsName checks that what a request leaves in a
 // store outlives the buffer it came in: the names a request without a
-// body gives in its head (a queue, a container) and the bytes of a body
-// (a blob's), though every call overwrites the buffer. It also checks that
-// a response longer than the buffer comes back whole.
+// body gives in its head (a queue, a container), the bytes of a body (a
+// blob's) and what the Table and Queue services decode from a body (an
+// entity, a message), though every call overwrites the buffer. It also
+// checks that a response longer than the buffer comes back whole.
 func TestDirectKeepsWhatRequestsName(t *testing.T) {
 	direct.set, direct.buf, direct.store = stores.New(stores.Options{}), nil, ""
 	const queues, blobs = "127.0.0.1:10001", "127.0.0.1:10000"
@@ -69,6 +70,25 @@ func TestDirectKeepsWhatRequestsName(t *testing.T) {
 		"x-ms-blob-type: BlockBlob", "Content-Length: "+strconv.Itoa(len(blob))))
 	wantStatus(t, resp, "201")
 
+	resp, _ = serveDirect(t, "s", message("POST", "jobs/messages", queues, []byte("<QueueMessage><MessageText>first job</MessageText></QueueMessage>")))
+	wantStatus(t, resp, "201")
+	const tables = "127.0.0.1:10002"
+	resp, _ = serveDirect(t, "s", message("POST", "Tables", tables, []byte(`{"TableName":"Kept"}`), "Content-Type: application/json"))
+	wantStatus(t, resp, "201")
+	resp, _ = serveDirect(t, "s", message("POST", "Kept", tables, []byte(`{"PartitionKey":"p","RowKey":"r","Name":"kept name"}`),
+		"Content-Type: application/json", "Prefer: return-no-content"))
+	wantStatus(t, resp, "204")
+
+	resp, _ = serveDirect(t, "s", message("GET", "jobs/messages?peekonly=true", queues, nil))
+	wantStatus(t, resp, "200")
+	if !strings.Contains(resp, "<MessageText>first job</MessageText>") {
+		t.Errorf("the message's text is lost: %.500q", resp)
+	}
+	resp, _ = serveDirect(t, "s", message("GET", "Kept(PartitionKey='p',RowKey='r')", tables, nil))
+	wantStatus(t, resp, "200")
+	if !strings.Contains(resp, `"Name":"kept name"`) {
+		t.Errorf("the entity's property is lost: %.500q", resp)
+	}
 	resp, _ = serveDirect(t, "s", message("GET", "?comp=list", queues, nil))
 	wantStatus(t, resp, "200")
 	if !strings.Contains(resp, "<Name>jobs</Name>") {

@@ -303,9 +303,11 @@ func (s *Set) ServeBytes(name string, msg []byte) []byte {
 }
 
 // AppendServeBytes is ServeBytes appending the response to dst, so that a
-// host answers into the buffer the request came in. dst may share the
-// memory of a message without a body: the parser copies the head, and
-// the response is written once the request has been served.
+// host answers into the buffer the request came in. dst may share msg's
+// memory, and msg may be overwritten once the call returns: the parser
+// copies the head, no service keeps a body's memory (the Table and Queue
+// services decode theirs, the Blob service reads its into chunks of its
+// own), and the response is written once the request has been served.
 func (s *Set) AppendServeBytes(dst []byte, name string, msg []byte) []byte {
 	req, err := httptext.ParseRequestBytes(msg)
 	return s.serve(dst, name, req, err)
