@@ -3,8 +3,9 @@
 // served from 127.0.0.1. Three ways in, chosen by the second argument:
 //
 //   worker  the requests made inside the Worker and sent through
-//           tablelab.serve, one awaited call each (bench.mjs's bridge,
-//           in Chromium's V8 instead of Node's);
+//           tablelab.serve, one awaited call each (the Promise API, in
+//           Chromium's V8; bench.mjs's bridge hands worker.js's
+//           onmessage its messages instead);
 //   page    the requests made on the page and posted to worker.js, one
 //           message and one awaited answer each, as the site does;
 //   echo    the page's messages, the same and as many, posted to a

@@ -348,3 +348,28 @@ test("a message's visibility timeout passes when the store's clock is advanced",
   await c.op("advance", "2");
   assert.equal(await take(), "2");
 });
+
+test("a request to a store in memory is answered in the turn its message came in, the playground's once IndexedDB has stored it", async () => {
+  const page = await load(dir, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const sas = (await page.call({ op: "sas" })).result;
+  const { globals } = page;
+  const answers = [];
+  const post = globals.postMessage;
+  globals.postMessage = (msg) => answers.push(structuredClone(msg));
+  try {
+    const create = (id, store) =>
+      globals.onmessage({ data: { id, store, req: request("POST", `${account}/Tables?${sas}`, JSON.stringify({ TableName: "Turn" })) } });
+    create(1, "example-turn");
+    assert.equal(answers.length, 1, "no answer in the message's turn");
+    assert.equal(answers[0].id, 1);
+    assert.equal(parseResponse(answers[0].resp).status, 201);
+    create(2, "playground");
+    assert.equal(answers.length, 1, "the playground answered before IndexedDB could store the table");
+    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(answers.length, 2, "the playground never answered");
+    assert.equal(answers[1].id, 2);
+    assert.equal(parseResponse(answers[1].resp).status, 201);
+  } finally {
+    globals.postMessage = post;
+  }
+});
