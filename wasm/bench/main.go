@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablelab/tablelab/wasm/bench/cpuclock"
 	"github.com/tablelab/tablelab/wasm/stores"
 )
 
@@ -70,7 +71,7 @@ func pass(set *stores.Set, store string, n int, out io.Writer) error {
 			reqs[i] = Request(method, target, sas, body, ct)
 		}
 		want := "\r\nX-Tablelab-Returned: " + strconv.Itoa(line.Returned) + "\r\n"
-		start := cpuTime()
+		start := cpuclock.Now()
 		for _, req := range reqs {
 			resp := set.Serve(store, req)
 			if !strings.HasPrefix(resp, "HTTP/1.1 2") {
@@ -81,7 +82,7 @@ func pass(set *stores.Set, store string, n int, out io.Writer) error {
 				return fmt.Errorf("%s: not %d entities returned", line.Name, line.Returned)
 			}
 		}
-		elapsed := cpuTime() - start
+		elapsed := cpuclock.Now() - start
 		fmt.Fprintf(out, "%s\t%d\t%d\n", line.Name, line.Ops, elapsed.Nanoseconds()/int64(line.Ops))
 	}
 	return nil

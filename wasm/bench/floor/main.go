@@ -22,6 +22,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/tablelab/tablelab/wasm/bench/cpuclock"
 )
 
 func main() {
@@ -54,9 +56,9 @@ var sink int
 func run(out io.Writer, scale float64) {
 	for _, k := range kernels() {
 		ops := max(int(float64(k.ops)*scale), 1)
-		start := cpuTime()
+		start := cpuclock.Now()
 		k.run(ops)
-		elapsed := cpuTime() - start
+		elapsed := cpuclock.Now() - start
 		fmt.Fprintf(out, "%s\t%d\t%.3f\n", k.name, ops, float64(elapsed.Nanoseconds())/float64(ops))
 	}
 }

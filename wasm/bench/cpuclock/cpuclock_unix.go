@@ -1,15 +1,15 @@
 //go:build unix && !js
 
-package main
+package cpuclock
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time the process has used: on a machine shared with
+// Now is the CPU time the process has used: on a machine shared with
 // other work, wall time counts the others' turns too.
-func cpuTime() time.Duration {
+func Now() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
