@@ -124,8 +124,8 @@ func (r *CorsRule) allowsMethod(method string) bool {
 // allowsHeaders reports whether every header of a preflight's
 // comma-separated list is allowed.
 func (r *CorsRule) allowsHeaders(list string) bool {
-	for _, h := range splitList(list) {
-		if !matchesAny(h, r.AllowedHeaders) {
+	for h := range strings.SplitSeq(list, ",") {
+		if h = strings.TrimSpace(h); h != "" && !matchesAny(h, r.AllowedHeaders) {
 			return false
 		}
 	}
@@ -145,15 +145,4 @@ func matchesAny(name string, names []string) bool {
 		}
 	}
 	return false
-}
-
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
 }
