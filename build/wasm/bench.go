@@ -79,56 +79,30 @@ func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) 
 		return nil, err
 	}
 	arg := strconv.Itoa(n)
-	columns := []*exec.Cmd{
-		exec.Command(native, "-n", arg),
-		exec.Command("node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-n", arg),
-		exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench.mjs"), arg),
+	columns := [][]string{
+		{native, "-n", arg},
+		{"node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-n", arg},
+		{"node", filepath.Join(root, "build", "wasm", "js", "bench.mjs"), arg},
 	}
 	names := []string{"native", "wasm", "bridge", "chromium worker", "chromium page", "chromium echo"}
 	if chromium {
 		for _, way := range []string{"worker", "page", "echo"} {
-			columns = append(columns, exec.Command("node", filepath.Join(root, "build", "wasm", "js", "bench-chromium.mjs"), arg, way))
+			columns = append(columns, []string{"node", filepath.Join(root, "build", "wasm", "js", "bench-chromium.mjs"), arg, way})
 		}
 	}
-	best := make([]map[string][2]int64, len(columns)) // name → ops, ns/op
-	var order []string
-	for r := range rounds {
-		for c, proto := range columns {
-			cmd := exec.Command(proto.Path, proto.Args[1:]...)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "TABLELAB_ENGINE_DIR="+engineDir)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
-			}
-			lines, err := parseBench(out)
-			if err != nil {
-				return nil, err
-			}
-			if best[c] == nil {
-				best[c] = map[string][2]int64{}
-			}
-			for _, l := range lines {
-				if r == 0 && c == 0 {
-					order = append(order, l.name)
-				}
-				if b, ok := best[c][l.name]; !ok || l.ns < b[1] {
-					best[c][l.name] = [2]int64{int64(l.ops), l.ns}
-				}
-			}
-			fmt.Fprintf(log, "round %d, %s: done\n", r+1, names[c])
-		}
+	env := append(os.Environ(), "TABLELAB_ENGINE_DIR="+engineDir)
+	best, order, err := bestRounds(root, env, columns, names, rounds, "round", log)
+	if err != nil {
+		return nil, err
 	}
 	var result []BenchLine
 	for _, name := range order {
-		l := BenchLine{Name: name, Ops: int(best[0][name][0]), Native: best[0][name][1], Wasm: best[1][name][1], Bridge: best[2][name][1]}
+		l := BenchLine{Name: name, Ops: best[0][name].ops, Native: best[0][name].nsInt(), Wasm: best[1][name].nsInt(), Bridge: best[2][name].nsInt()}
 		if l.Native == 0 || l.Wasm == 0 || l.Bridge == 0 {
 			return nil, fmt.Errorf("the line %q is missing from a column", name)
 		}
 		if chromium {
-			l.InWorker, l.FromPage, l.Echo = best[3][name][1], best[4][name][1], best[5][name][1]
+			l.InWorker, l.FromPage, l.Echo = best[3][name].nsInt(), best[4][name].nsInt(), best[5][name].nsInt()
 			if l.InWorker == 0 || l.FromPage == 0 || l.Echo == 0 {
 				return nil, fmt.Errorf("the line %q is missing from a Chromium column", name)
 			}
@@ -138,32 +112,77 @@ func Bench(root, engineDir string, n, rounds int, chromium bool, log io.Writer) 
 	return result, nil
 }
 
-type benchOutput struct {
+// measured is one line a benchmark program printed.
+type measured struct {
 	name string
 	ops  int
-	ns   int64
+	ns   float64 // per operation
 }
 
-// parseBench reads wasm/bench's lines: name, ops, ns/op, tab-separated.
-func parseBench(out []byte) ([]benchOutput, error) {
-	var lines []benchOutput
+// nsInt is the time per operation in whole nanoseconds, as wasm/bench
+// prints it.
+func (m measured) nsInt() int64 { return int64(m.ns) }
+
+// parseLines reads a benchmark program's lines (wasm/bench's and
+// wasm/bench/floor's): name, operations and ns/op, tab-separated.
+func parseLines(out []byte) ([]measured, error) {
+	var lines []measured
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
 		if len(f) != 3 {
-			return nil, fmt.Errorf("bench printed %q", sc.Text())
+			return nil, fmt.Errorf("the benchmark printed %q", sc.Text())
 		}
 		ops, err1 := strconv.Atoi(f[1])
-		ns, err2 := strconv.ParseInt(f[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("bench printed %q", sc.Text())
+		ns, err2 := strconv.ParseFloat(f[2], 64)
+		if err1 != nil || err2 != nil || ops <= 0 || ns < 0 {
+			return nil, fmt.Errorf("the benchmark printed %q", sc.Text())
 		}
-		lines = append(lines, benchOutput{f[0], ops, ns})
+		lines = append(lines, measured{f[0], ops, ns})
 	}
 	if len(lines) == 0 {
-		return nil, fmt.Errorf("bench printed nothing")
+		return nil, fmt.Errorf("the benchmark printed nothing")
 	}
 	return lines, nil
+}
+
+// bestRounds runs each column's command rounds times, alternating the
+// columns so that each round sees the machine as loaded as the others,
+// and keeps each column's fastest figure for each line. order is the
+// lines as the first column printed them. Progress goes to log, each run
+// named by what and names.
+func bestRounds(root string, env []string, columns [][]string, names []string, rounds int, what string, log io.Writer) (best []map[string]measured, order []string, err error) {
+	best = make([]map[string]measured, len(columns))
+	for r := range rounds {
+		for c, args := range columns {
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Dir = root
+			cmd.Env = env
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
+			}
+			lines, err := parseLines(out)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %v", strings.Join(cmd.Args, " "), err)
+			}
+			if best[c] == nil {
+				best[c] = map[string]measured{}
+			}
+			for _, l := range lines {
+				if r == 0 && c == 0 {
+					order = append(order, l.name)
+				}
+				if b, ok := best[c][l.name]; !ok || l.ns < b.ns {
+					best[c][l.name] = l
+				}
+			}
+			fmt.Fprintf(log, "%s %d, %s: done\n", what, r+1, names[c])
+		}
+	}
+	return best, order, nil
 }
 
 // WriteBench prints the lines as a table: the three columns and the two
@@ -237,35 +256,9 @@ func Floor(root string, rounds int, scale float64, log io.Writer) ([]FloorLine, 
 		{"node", filepath.Join(gr, "lib", "wasm", "wasm_exec_node.js"), wasmBin, "-scale", arg},
 	}
 	names := []string{"native", "wasm"}
-	var best [2]map[string]floorOutput
-	var order []string
-	for r := range rounds {
-		for c, args := range columns {
-			cmd := exec.Command(args[0], args[1:]...)
-			cmd.Dir = root
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
-			}
-			lines, err := parseFloor(out)
-			if err != nil {
-				return nil, err
-			}
-			if best[c] == nil {
-				best[c] = map[string]floorOutput{}
-			}
-			for _, l := range lines {
-				if r == 0 && c == 0 {
-					order = append(order, l.name)
-				}
-				if b, ok := best[c][l.name]; !ok || l.ns < b.ns {
-					best[c][l.name] = l
-				}
-			}
-			fmt.Fprintf(log, "floor round %d, %s: done\n", r+1, names[c])
-		}
+	best, order, err := bestRounds(root, nil, columns, names, rounds, "floor round", log)
+	if err != nil {
+		return nil, err
 	}
 	var result []FloorLine
 	for _, name := range order {
@@ -279,35 +272,6 @@ func Floor(root string, rounds int, scale float64, log io.Writer) ([]FloorLine, 
 		result = append(result, FloorLine{Name: name, Ops: n.ops, Native: n.ns, Wasm: w.ns})
 	}
 	return result, nil
-}
-
-type floorOutput struct {
-	name string
-	ops  int
-	ns   float64
-}
-
-// parseFloor reads wasm/bench/floor's lines: name, ops, ns/op (with
-// decimals), tab-separated.
-func parseFloor(out []byte) ([]floorOutput, error) {
-	var lines []floorOutput
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 3 {
-			return nil, fmt.Errorf("floor printed %q", sc.Text())
-		}
-		ops, err1 := strconv.Atoi(f[1])
-		ns, err2 := strconv.ParseFloat(f[2], 64)
-		if err1 != nil || err2 != nil || ops <= 0 || ns < 0 {
-			return nil, fmt.Errorf("floor printed %q", sc.Text())
-		}
-		lines = append(lines, floorOutput{f[0], ops, ns})
-	}
-	if len(lines) == 0 {
-		return nil, fmt.Errorf("floor printed nothing")
-	}
-	return lines, nil
 }
 
 // WriteFloor prints the floor as a table: each kernel's native and wasm

@@ -17,7 +17,7 @@ func TestFloorOutputParses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go run %s: %v", FloorPackage, err)
 	}
-	parsed, err := parseFloor(out)
+	parsed, err := parseLines(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +50,10 @@ func TestFloorOutputParses(t *testing.T) {
 	}
 }
 
-func TestParseFloorRejects(t *testing.T) {
+func TestParseLinesRejects(t *testing.T) {
 	for _, out := range []string{"", "copy\t10\n", "copy\tten\t1.5\n", "copy\t10\t-1\n", "copy\t0\t1.5\n"} {
-		if _, err := parseFloor([]byte(out)); err == nil {
-			t.Errorf("parseFloor(%q) accepted it", out)
+		if _, err := parseLines([]byte(out)); err == nil {
+			t.Errorf("parseLines(%q) accepted it", out)
 		}
 	}
 }

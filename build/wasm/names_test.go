@@ -147,12 +147,12 @@ func TestMeasure(t *testing.T) {
 }
 
 func TestParseBench(t *testing.T) {
-	lines, err := parseBench([]byte("insert\t100\t2500\npoint read\t100\t900\n"))
-	if err != nil || len(lines) != 2 || lines[1] != (benchOutput{"point read", 100, 900}) {
+	lines, err := parseLines([]byte("insert\t100\t2500\npoint read\t100\t900\n"))
+	if err != nil || len(lines) != 2 || lines[1] != (measured{"point read", 100, 900}) || lines[1].nsInt() != 900 {
 		t.Fatalf("%v %v", lines, err)
 	}
 	for _, bad := range []string{"", "insert 100 2500\n", "insert\tx\t1\n"} {
-		if _, err := parseBench([]byte(bad)); err == nil {
+		if _, err := parseLines([]byte(bad)); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}
