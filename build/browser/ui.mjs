@@ -156,3 +156,13 @@ export function sharedProgram(link) {
   if (!code) throw new Error(`no code in ${link}`);
   return inflateRawSync(Buffer.from(code, "base64url")).toString("utf8");
 }
+
+/**
+ * The whole text of the CodeMirror editor inside the element matching
+ * root, read from the editor's state (its DOM draws only the lines near
+ * the viewport). CodeMirror keeps its view on the content element's
+ * cmTile (6.43; findFromDOM reads it the same way).
+ */
+export function editorCode(page, root) {
+  return page.evaluate((root) => document.querySelector(`${root} .cm-content`).cmTile.root.view.state.doc.toString(), root);
+}

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"net/url"
 	"strings"
 
@@ -28,7 +29,29 @@ const (
 )
 
 func chromaFormatter() *chromahtml.Formatter {
-	return chromahtml.New(chromahtml.WithClasses(true))
+	return chromahtml.New(chromaOptions...)
+}
+
+// chromaOptions write classes, not colours, and a code block a keyboard
+// can reach: a long line scrolls the block sideways, and a reader without
+// a mouse scrolls it once it has the focus.
+var chromaOptions = []chromahtml.Option{chromahtml.WithClasses(true), chromahtml.WithPreWrapper(focusablePre{})}
+
+// focusablePre is chroma's <pre><code> wrapper with tabindex="0".
+type focusablePre struct{}
+
+func (focusablePre) Start(code bool, styleAttr string) string {
+	if code {
+		return `<pre tabindex="0"` + styleAttr + `><code>`
+	}
+	return `<pre tabindex="0"` + styleAttr + `>`
+}
+
+func (focusablePre) End(code bool) string {
+	if code {
+		return `</code></pre>`
+	}
+	return `</pre>`
 }
 
 // highlight writes code as chroma's classed HTML, the same markup
@@ -54,7 +77,7 @@ func newMarkdown() goldmark.Markdown {
 			&frontmatter.Extender{},
 			highlighting.NewHighlighting(
 				highlighting.WithStyle(lightStyle),
-				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+				highlighting.WithFormatOptions(chromaOptions...),
 			),
 			RunBlocks{Highlight: highlight},
 			PatternMaps{},
@@ -158,4 +181,40 @@ func plainText(n ast.Node, source []byte) string {
 		return ast.WalkContinue, nil
 	})
 	return strings.TrimSpace(b.String())
+}
+
+// inlineMarkdown renders a front matter's one-line Markdown (a summary):
+// CommonMark alone, no raw HTML, so what it writes is safe to place.
+var inlineMarkdown = goldmark.New()
+
+// summaryHTML renders a summary's Markdown without the paragraph around it.
+func summaryHTML(summary string) template.HTML {
+	var b bytes.Buffer
+	if err := inlineMarkdown.Convert([]byte(summary), &b); err != nil {
+		return template.HTML(template.HTMLEscapeString(summary))
+	}
+	out := strings.TrimSpace(b.String())
+	out = strings.TrimSuffix(strings.TrimPrefix(out, "<p>"), "</p>")
+	return template.HTML(out)
+}
+
+// summaryText is a summary's text without its Markdown, for a meta
+// description and the pattern map's titles.
+func summaryText(summary string) string {
+	src := []byte(summary)
+	doc := inlineMarkdown.Parser().Parse(text.NewReader(src))
+	var b strings.Builder
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := n.(*ast.Text); ok {
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }

@@ -45,11 +45,15 @@ type Page struct {
 	// Root leads from the page back to the site's root ("" or "../").
 	Root string
 
-	Title      string
-	Summary    string
-	Related    []string
-	Order      int
-	Playground bool
+	Title   string
+	Summary string
+	// SummaryHTML is Summary with its Markdown (code spans, emphasis)
+	// rendered, for the related-pages lists; Summary's plain text goes in
+	// the page's meta description.
+	SummaryHTML template.HTML
+	Related     []string
+	Order       int
+	Playground  bool
 
 	Body     template.HTML
 	Headings []Heading
@@ -94,6 +98,9 @@ func Build(o Options) error {
 	}
 
 	if err := writePages(tmp, tmpl, pages); err != nil {
+		return err
+	}
+	if err := writeNotFound(tmp, tmpl, pages); err != nil {
 		return err
 	}
 	if err := writeSearchIndex(tmp, pages); err != nil {
@@ -176,7 +183,7 @@ func readPages(dir string) ([]*Page, error) {
 
 // templateIDs are the element ids site/templates/page.html uses; a
 // heading or example of the page never takes one.
-var templateIDs = []string{"main", "search-input", "search-status", "search-results", "theme-toggle", "playground", "related-heading"}
+var templateIDs = []string{"main", "search-input", "search-status", "search-results", "theme-toggle", "playground", "related-heading", "pg-about", "pg-about-title"}
 
 // renderPage converts one content file; rel is its path under content/.
 func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
@@ -211,14 +218,15 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 	}
 	url := strings.TrimSuffix(rel, ".md") + ".html"
 	p := &Page{
-		Src:        rel,
-		URL:        url,
-		Root:       strings.Repeat("../", strings.Count(url, "/")),
-		Title:      fm.Title,
-		Summary:    fm.Summary,
-		Related:    fm.Related,
-		Order:      fm.Order,
-		Playground: fm.Layout == "playground",
+		Src:         rel,
+		URL:         url,
+		Root:        strings.Repeat("../", strings.Count(url, "/")),
+		Title:       fm.Title,
+		Summary:     summaryText(fm.Summary),
+		SummaryHTML: summaryHTML(fm.Summary),
+		Related:     fm.Related,
+		Order:       fm.Order,
+		Playground:  fm.Layout == "playground",
 		// The renderer escapes text and refuses raw HTML (goldmark's
 		// default), so its output is safe to place as it is.
 		Body:     template.HTML(body.String()),
@@ -252,7 +260,7 @@ type navLink struct {
 	Title   string
 	Href    string
 	Current bool
-	Summary string
+	Summary template.HTML
 }
 
 // A navGroup is one folder's pages in the navigation.
@@ -327,6 +335,43 @@ func folderTitle(dir string) string {
 	return strings.ToUpper(t[:1]) + t[1:]
 }
 
+// notFoundPage is the page the site answers a missing path with: a
+// server (go run .'s, GitHub Pages, Cloudflare Pages) sends 404.html with
+// status 404 at whatever path was asked for, so its links start at the
+// site's root.
+var notFoundPage = &Page{
+	URL:     "404.html",
+	Root:    "/",
+	Title:   "Page not found",
+	Summary: "No page of the tablelab docs has this address.",
+	Body: template.HTML(`<p>No page of these docs has this address. It may have moved, or the link may be mistyped.</p>
+<p>Try the search box above, <a href="/index.html">the first page</a>, the <a href="/patterns/map.html">map of the patterns</a> or <a href="/playground.html">the playground</a>; every page is listed on the left.</p>`),
+}
+
+// writeNotFound writes 404.html with the navigation of every page.
+func writeNotFound(out string, tmpl *template.Template, pages []*Page) error {
+	d := pageData{Page: notFoundPage, Root: notFoundPage.Root}
+	addNav(&d, notFoundPage, groupPages(pages))
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, "page.html", d); err != nil {
+		return fmt.Errorf("404.html: %v", err)
+	}
+	return writeFile(filepath.Join(out, notFoundPage.URL), b.Bytes())
+}
+
+// addNav fills d's navigation for the page p, with links from p's place.
+func addNav(d *pageData, p *Page, groups []pageGroup) {
+	for _, group := range groups {
+		g := navGroup{Title: group.Title}
+		for _, q := range group.Pages {
+			g.Links = append(g.Links, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p})
+			g.Current = g.Current || q == p
+		}
+		d.Nav = append(d.Nav, g.Links...)
+		d.NavGroups = append(d.NavGroups, g)
+	}
+}
+
 func writePages(out string, tmpl *template.Template, pages []*Page) error {
 	bySrc := make(map[string]*Page)
 	for _, p := range pages {
@@ -335,18 +380,10 @@ func writePages(out string, tmpl *template.Template, pages []*Page) error {
 	groups := groupPages(pages)
 	for _, p := range pages {
 		d := pageData{Page: p, Root: p.Root}
-		for _, group := range groups {
-			g := navGroup{Title: group.Title}
-			for _, q := range group.Pages {
-				g.Links = append(g.Links, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p})
-				g.Current = g.Current || q == p
-			}
-			d.Nav = append(d.Nav, g.Links...)
-			d.NavGroups = append(d.NavGroups, g)
-		}
+		addNav(&d, p, groups)
 		for _, r := range p.Related {
 			q := bySrc[r]
-			d.Related = append(d.Related, navLink{Title: q.Title, Href: p.Root + q.URL, Summary: q.Summary})
+			d.Related = append(d.Related, navLink{Title: q.Title, Href: p.Root + q.URL, Summary: q.SummaryHTML})
 		}
 		for _, h := range p.Headings {
 			if h.Level == 2 {

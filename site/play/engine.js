@@ -62,7 +62,23 @@ export class EngineClient {
    * seconds) or "sas" on store.
    */
   op(store, op, data) {
+    // TEMPORARY until the engine's clone and replace ops land.
+    if (op === "clone") return this.#clone(store, data);
+    if (op === "replace") return this.#replace(store, data);
     return this.#call({ store, op, data });
+  }
+
+  async #clone(from, to) {
+    const text = await this.#call({ store: from, op: "export" });
+    await this.#call({ store: to, op: "reset" });
+    await this.#call({ store: to, op: "import", data: text });
+  }
+
+  async #replace(store, text) {
+    await this.#call({ store: "tmp-check", op: "reset" });
+    await this.#call({ store: "tmp-check", op: "import", data: text });
+    await this.#call({ store, op: "reset" });
+    await this.#call({ store, op: "import", data: text });
   }
 
   /**

@@ -1,88 +1,108 @@
-// The playground page (#playground): an editor on the left and, on the
-// right (under it on a phone), what the code did: its output, the
-// entities the last query returned, the plan of each query, a map of the
-// table's keyspace with the stretch the last query walked, the wire log
-// (tables, queues and blobs alike) and a running cost meter. The store is the engine's "playground",
-// kept in IndexedDB, with Reset, Export and Import; Share puts the code
-// (and, if asked, the data) in the URL's fragment.
+// The playground page (#playground): the editor first, with Run, and
+// beside it (under it on a phone) what the code did, a tab each: its
+// output with the plan of every query, the entities the last query
+// returned, a map of the table's keyspace, the partition heat, the wire
+// log and a running cost meter.
+//
+// The reader's work is never lost without their say:
+// - the code is kept as a draft on every change; opening a share link
+//   keeps the draft it replaces, to go back to;
+// - the reader's store ("playground", in IndexedDB) changes only when they
+//   ask: a run goes to a copy of it unless Keep changes is on, Import
+//   replaces its tables only after the whole file is read and checked and
+//   the reader confirms, Reset asks first;
+// - a link's data opens in a store of its own ("shared"), which the reader
+//   may keep (it then replaces their tables, once they confirm) or leave.
 //
 // What tests can read: #playground[data-state] ("ready", "running",
 // "done", "error", "stopped"); #pg-output (exactly what the code printed);
-// #pg-error; #pg-plans li.run-plan[data-plan]; #pg-heat section.heat
-// [data-over] li.heat-row[data-partition][data-peak][data-over]; #pg-grid; #pg-wire
-// li[data-service][data-method][data-status] (the newest WIRE_LIMIT
-// requests; data-service is "table", "queue" or "blob") and
-// #pg-wire-dropped[data-dropped]; #pg-cost dd[data-total]; #pg-map
-// [data-walked-from][data-walked-to]; #pg-share-link (the link Share made).
-//
-// A program may make thousands of requests: what it prints and requests
-// reaches the page as it happens and is put on it twice a second, and
-// each panel draws a bounded number of rows, so the page stays
-// responsive however much the program does.
+// #pg-error (hidden when there is none); #pg-plans li.run-plan[data-plan];
+// #pg-heat .heat[data-over] li.heat-row[data-partition][data-peak]
+// [data-over]; #pg-grid; #pg-wire li[data-service][data-method]
+// [data-status] and #pg-wire-dropped[data-dropped]; #pg-cost
+// dd[data-total]; #pg-map[data-walked-from][data-walked-to]; #pg-store
+// [data-store] ("playground" or "shared"); #pg-keep; #pg-share-link.
 
-import { EngineClient, ENDPOINT } from "./engine.js";
+import { EngineClient } from "./engine.js";
 import { RunHost, KEEP_REQUESTS } from "./run-host.js";
 import { createEditor } from "./editor.js";
-import { el, errorText, planBadge, prettyXML, queryTarget, renderHeat, renderPlans, renderScorecards, serviceOf } from "./view.js";
+import { el, errorText, renderError, renderHeat, renderPlans, renderScorecards } from "./view.js";
 import { Heat, PARTITION_TARGET } from "./heat.js";
-import { formatRequest, parseResponse } from "./wire.js";
+import { isLeftover } from "./explain.js";
 import { shareHash, readShareHash } from "./share.js";
-import { entitiesOf, gridOf } from "./grid.js";
-import { mapOf } from "./keyspace.js";
+import { LiveView, renderCost, renderGrid, renderMap } from "./panels.js";
 import { STARTERS } from "./starters.js";
 
-const STORE = "playground";
-const CODE_KEY = "tablelab-playground-code";
-// The map draws every entity up to this many; a larger table is drawn
-// from its first keys, and says so.
-const MAP_LIMIT = 5000;
-const HOVER_LIMIT = 2000;
-// Past this many partitions the map names none under the strip: their
-// titles on hover still do.
-const LABEL_LIMIT = 100;
-// The wire log shows the newest requests up to this many and counts the
-// rest; the results grid and the plans list draw up to their limits.
+// The stores: the reader's own, a link's data, and the copy a run works
+// on when its changes are not kept. Only the first is kept in IndexedDB.
+const MINE = "playground";
+const SHARED = "shared";
+const SCRATCH = "run";
+const CHECK = "import-check";
+
+const DRAFT_KEY = "tablelab-playground-code";
+const PREVIOUS_KEY = "tablelab-playground-previous";
+const KEEP_KEY = "tablelab-playground-keep";
+const SPLIT_KEY = "tablelab-playground-split";
+
 const WIRE_LIMIT = KEEP_REQUESTS;
-const GRID_LIMIT = 200;
 const PLAN_LIMIT = 200;
-// A run's progress is put on the page at most once in this many
-// milliseconds. Each update is a frame of style, layout, paint and a
-// commit to the compositor, which on a busy machine costs the main thread
-// far more than the messages behind it; drawn once an animation frame, a
-// program making a request every few milliseconds kept the page painting
-// without pause.
-const DRAW_MS = 500;
 
 const here = new URL(".", import.meta.url);
 
-function button(id, text, title) {
-  const b = el("button", "pg-button", text);
+// storage is localStorage where the browser allows it; the page works
+// without (nothing is then remembered across a reload).
+const storage = {
+  get(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      // not remembered; nothing else depends on it
+    }
+  },
+};
+
+function button(id, text, title, cls = "pg-button") {
+  const b = el("button", cls, text);
   b.type = "button";
-  b.id = id;
+  if (id) b.id = id;
   if (title) b.title = title;
   return b;
 }
 
-function panel(id, title) {
-  const section = el("section", "pg-panel");
-  section.id = `${id}-panel`;
-  const h = el("h2", "pg-panel-title", title);
-  h.id = `${id}-title`;
-  section.setAttribute("aria-labelledby", h.id);
-  section.append(h);
-  return section;
-}
+// TABS are the panels beside the editor: [id, tab label].
+const TABS = [
+  ["pg-output", "Output"],
+  ["pg-grid", "Results"],
+  ["pg-map", "Keyspace"],
+  ["pg-heat", "Heat"],
+  ["pg-wire", "Wire log"],
+  ["pg-cost", "Cost"],
+];
 
 function build(root) {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("play.css", here).href;
-  document.head.append(link);
-
   root.classList.add("pg");
   const toolbar = el("div", "pg-toolbar");
   toolbar.setAttribute("role", "group");
   toolbar.setAttribute("aria-label", "Playground controls");
+
+  const run = button("pg-run", "Run", "Run (Ctrl/⌘+Enter)", "pg-button pg-primary");
+  const stop = button("pg-stop", "Stop", "Stop the running program");
+  stop.hidden = true;
+  const keep = el("input");
+  keep.type = "checkbox";
+  keep.id = "pg-keep";
+  const keepLabel = el("label", "pg-check");
+  keepLabel.title = "Off: each run works on a copy of your store, which stays as it was. On: runs change your store.";
+  keepLabel.append(keep, " Keep changes");
   const starter = el("select", "pg-select");
   starter.id = "pg-starter";
   starter.setAttribute("aria-label", "Starter example");
@@ -92,13 +112,12 @@ function build(root) {
     o.value = String(i);
     starter.append(o);
   });
-  const run = button("pg-run", "Run", "Run (Ctrl/⌘+Enter)");
-  run.classList.add("pg-primary");
-  const stop = button("pg-stop", "Stop", "Stop the running program");
-  stop.hidden = true;
-  const reset = button("pg-reset", "Reset store", "Delete every table, queue and blob container of the playground's store");
-  const exportButton = button("pg-export", "Export", "Download the store's tables as JSON (queues and blobs stay out)");
-  const importButton = button("pg-import", "Import", "Replace the store's tables with an exported JSON file");
+
+  const store = el("span", "pg-store");
+  store.id = "pg-store";
+  const reset = button("pg-reset", "Reset", "Delete every table, queue and blob container of this store (asks first)");
+  const exportButton = button("pg-export", "Export", "Download this store's tables as JSON (queues and blobs stay out)");
+  const importButton = button("pg-import", "Import", "Replace this store's tables with an exported JSON file (checked first, asks first)");
   const importFile = el("input");
   importFile.type = "file";
   importFile.accept = ".json,application/json";
@@ -110,72 +129,143 @@ function build(root) {
   withData.id = "pg-share-data";
   const withDataLabel = el("label", "pg-check");
   withDataLabel.append(withData, " with data");
+  const help = el("a", "pg-help", "Help");
+  help.href = "#pg-about";
+  toolbar.append(
+    run,
+    stop,
+    keepLabel,
+    starter,
+    el("span", "pg-gap"),
+    store,
+    reset,
+    exportButton,
+    importButton,
+    importFile,
+    share,
+    withDataLabel,
+    help,
+  );
+
+  // The notice under the toolbar: a link's store or code is on show, and
+  // the way back to the reader's own.
+  const notice = el("div", "pg-notice");
+  notice.id = "pg-notice";
+  notice.hidden = true;
+  const noticeText = el("p", "pg-notice-text");
+  const keepShared = button("pg-shared-keep", "Keep this data", "Replace your store's tables with this link's (asks first)");
+  const backShared = button("pg-shared-back", "Back to my store", "Show your own store again; the link's data is dropped");
+  const backCode = button("pg-draft-back", "Back to my code", "Put your own code, as you left it, back in the editor");
+  notice.append(noticeText, keepShared, backShared, backCode);
+
+  const status = el("p", "pg-status");
+  status.id = "pg-status";
+  status.setAttribute("role", "status");
   const shareLink = el("input", "pg-share-link");
   shareLink.id = "pg-share-link";
   shareLink.readOnly = true;
   shareLink.hidden = true;
   shareLink.setAttribute("aria-label", "Share link");
-  const status = el("p", "pg-status");
-  status.id = "pg-status";
-  status.setAttribute("role", "status");
-  toolbar.append(starter, run, stop, el("span", "pg-gap"), reset, exportButton, importButton, importFile, share, withDataLabel);
 
   const main = el("div", "pg-main");
   const editorBox = el("div", "pg-editor");
-  const panels = el("div", "pg-panels");
+  const splitter = el("div", "pg-splitter");
+  splitter.setAttribute("role", "separator");
+  splitter.setAttribute("aria-orientation", "vertical");
+  splitter.setAttribute("aria-label", "Resize the editor and the panels");
+  splitter.setAttribute("aria-controls", "pg-side");
+  splitter.setAttribute("aria-valuemin", "25");
+  splitter.setAttribute("aria-valuemax", "75");
+  splitter.tabIndex = 0;
+  const side = el("div", "pg-side");
+  side.id = "pg-side";
+  const tablist = el("div", "pg-tabs");
+  tablist.setAttribute("role", "tablist");
+  tablist.setAttribute("aria-label", "What the code did");
+  side.append(tablist);
+  const tabs = {};
+  const panels = {};
+  for (const [id, label] of TABS) {
+    const tab = button(`${id}-tab`, label, undefined, "pg-tab");
+    tab.setAttribute("role", "tab");
+    tab.setAttribute("aria-controls", `${id}-panel`);
+    tab.dataset.tab = id.replace(/^pg-/, "");
+    tablist.append(tab);
+    const panel = el("section", "pg-panel");
+    panel.id = `${id}-panel`;
+    panel.setAttribute("role", "tabpanel");
+    panel.setAttribute("aria-labelledby", tab.id);
+    panel.tabIndex = 0;
+    side.append(panel);
+    tabs[id] = tab;
+    panels[id] = panel;
+  }
 
-  const outputPanel = panel("pg-output", "Output");
   const output = el("pre", "run-printed");
   output.id = "pg-output";
   output.setAttribute("aria-live", "polite");
-  const errorBox = el("p", "run-error");
+  output.tabIndex = 0;
+  output.setAttribute("aria-label", "What the code printed");
+  const errorBox = el("div", "pg-error");
   errorBox.id = "pg-error";
   errorBox.hidden = true;
-  outputPanel.append(output, errorBox);
-
-  const planPanel = panel("pg-plans", "Query plans");
   const plans = el("div", "pg-plans");
   plans.id = "pg-plans";
-  planPanel.append(plans);
+  panels["pg-output"].append(output, errorBox, el("h2", "pg-panel-title", "Query plans"), plans);
 
-  const mapPanel = panel("pg-map", "Keyspace map");
-  const map = el("div", "pg-map");
-  map.id = "pg-map";
-  mapPanel.append(map);
-
-  const gridPanel = panel("pg-grid", "Results");
   const gridWrap = el("div", "pg-grid-wrap");
   gridWrap.tabIndex = 0;
   gridWrap.setAttribute("aria-label", "Entities the last query returned");
   const grid = el("table", "pg-grid");
   grid.id = "pg-grid";
   gridWrap.append(grid);
-  gridPanel.append(gridWrap);
+  panels["pg-grid"].append(gridWrap);
 
-  const wirePanel = panel("pg-wire", "Wire log");
+  const map = el("div", "pg-map");
+  map.id = "pg-map";
+  panels["pg-map"].append(map);
+
+  const heat = el("div", "pg-heat");
+  heat.id = "pg-heat";
+  panels["pg-heat"].append(heat);
+
   const wireDropped = el("p", "pg-empty");
   wireDropped.id = "pg-wire-dropped";
   wireDropped.hidden = true;
   const wire = el("ol", "pg-wire");
   wire.id = "pg-wire";
-  wirePanel.append(wireDropped, wire);
+  wire.setAttribute("aria-label", "Requests, newest last");
+  panels["pg-wire"].append(wireDropped, wire);
 
-  const heatPanel = panel("pg-heat", "Partition heat");
-  const heat = el("div", "pg-heat");
-  heat.id = "pg-heat";
-  heatPanel.append(heat);
-
-  const costPanel = panel("pg-cost", "Cost");
   const cost = el("dl", "pg-cost");
   cost.id = "pg-cost";
-  costPanel.append(cost);
+  panels["pg-cost"].append(cost);
 
-  panels.append(outputPanel, planPanel, heatPanel, mapPanel, gridPanel, costPanel, wirePanel);
-  main.append(editorBox, panels);
-  root.replaceChildren(toolbar, status, shareLink, main);
+  main.append(editorBox, splitter, side);
+
+  const confirm = el("dialog", "pg-confirm");
+  confirm.id = "pg-confirm";
+  confirm.setAttribute("aria-labelledby", "pg-confirm-title");
+  const form = el("form");
+  form.method = "dialog";
+  const title = el("h2", "pg-confirm-title");
+  title.id = "pg-confirm-title";
+  const body = el("p", "pg-confirm-body");
+  const actions = el("div", "pg-confirm-actions");
+  const cancel = el("button", "pg-button", "Cancel");
+  cancel.value = "cancel";
+  const ok = el("button", "pg-button pg-danger", "Replace");
+  ok.value = "confirm";
+  actions.append(cancel, ok);
+  form.append(title, body, actions);
+  confirm.append(form);
+
+  root.replaceChildren(toolbar, notice, status, shareLink, main, confirm);
   return {
-    root, starter, run, stop, reset, exportButton, importButton, importFile, share, withData, shareLink,
-    status, editorBox, output, errorBox, plans, map, grid, wire, wireDropped, cost, heat,
+    root, toolbar, starter, run, stop, keep, store, reset, exportButton, importButton, importFile, share, withData,
+    shareLink, notice, noticeText, keepShared, backShared, backCode, status, main, editorBox, splitter, side, tabs,
+    panels, output, errorBox, plans, map, grid, wire, wireDropped, cost, heat, confirm, confirmTitle: title,
+    confirmBody: body, confirmOk: ok,
   };
 }
 
@@ -188,44 +278,140 @@ async function start(root) {
   const say = (text) => {
     ui.status.textContent = text;
   };
+  // The store on show: the reader's own, or a link's.
+  let shown = MINE;
+  // Set while the page itself puts text in the editor: not the reader's
+  // edit, so not a draft.
+  let applying = false;
+  let draftTimer = 0;
 
-  let initial = null;
-  let sharedData;
-  try {
-    const shared = await readShareHash(location.hash);
-    if (shared) {
-      initial = shared.code;
-      sharedData = shared.data;
-    }
-  } catch (err) {
-    say(`This link could not be opened: ${err.message}`);
+  ui.keep.checked = storage.get(KEEP_KEY) === "on";
+  ui.keep.addEventListener("change", () => storage.set(KEEP_KEY, ui.keep.checked ? "on" : "off"));
+
+  const editor = createEditor(ui.editorBox, storage.get(DRAFT_KEY) ?? STARTERS[0].code, () => runCode(), "Playground code", onEdit);
+
+  // onEdit keeps the reader's code as the draft; once they change what a
+  // link opened, the address no longer stands for the editor, so it
+  // drops the link and a reload shows the draft.
+  function onEdit(code) {
+    if (applying) return;
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => {
+      draftTimer = 0;
+      storage.set(DRAFT_KEY, code);
+    }, 250);
+    leaveLink();
   }
-  if (initial === null) {
-    try {
-      initial = localStorage.getItem(CODE_KEY);
-    } catch {
-      // Storage may be off; the first starter will do.
-    }
-  }
-  const editor = createEditor(ui.editorBox, initial ?? STARTERS[0].code, () => runCode(), "Playground code");
-  ui.editorBox.addEventListener("keyup", () => {
-    try {
-      localStorage.setItem(CODE_KEY, editor.code());
-    } catch {
-      // Not remembered; nothing else depends on it.
-    }
+  addEventListener("pagehide", () => {
+    if (draftTimer) storage.set(DRAFT_KEY, editor.code());
   });
-  if (sharedData !== undefined) {
-    try {
-      await engine.op(STORE, "reset");
-      await engine.op(STORE, "import", sharedData);
-      say("Opened the shared program and its data.");
-    } catch (err) {
-      say(`The shared data could not be imported: ${err.message}`);
-    }
-  } else if (initial !== null && location.hash) {
-    say("Opened the shared program.");
+
+  // leaveLink drops a share link from the address once the page no
+  // longer shows what it opened: a reload then shows the reader's own.
+  function leaveLink() {
+    if (/(^#|&)code=/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
   }
+
+  function setCode(code) {
+    applying = true;
+    try {
+      editor.setCode(code);
+    } finally {
+      applying = false;
+    }
+  }
+
+  function selectTab(id, focus = false) {
+    for (const [tid] of TABS) {
+      const on = tid === id;
+      ui.tabs[tid].setAttribute("aria-selected", String(on));
+      ui.tabs[tid].tabIndex = on ? 0 : -1;
+      ui.panels[tid].hidden = !on;
+    }
+    if (focus) ui.tabs[id].focus();
+  }
+  selectTab("pg-output");
+  for (const [id] of TABS) ui.tabs[id].addEventListener("click", () => selectTab(id));
+  ui.side.querySelector("[role=tablist]").addEventListener("keydown", (e) => {
+    const ids = TABS.map(([id]) => id);
+    const at = ids.findIndex((id) => ui.tabs[id].getAttribute("aria-selected") === "true");
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    selectTab(ids[(to + ids.length) % ids.length], true);
+  });
+
+  setUpSplitter(ui);
+  fitToWindow(ui);
+
+  // ask shows the confirmation dialog and resolves to whether the reader
+  // confirmed.
+  function ask(title, body, okText) {
+    ui.confirmTitle.textContent = title;
+    ui.confirmBody.textContent = body;
+    ui.confirmOk.textContent = okText;
+    ui.confirm.returnValue = "";
+    ui.confirm.showModal();
+    return new Promise((resolve) => ui.confirm.addEventListener("close", () => resolve(ui.confirm.returnValue === "confirm"), { once: true }));
+  }
+
+  function showStore() {
+    ui.store.dataset.store = shown;
+    ui.store.textContent = shown === SHARED ? "Store: the link's data" : "Store: yours";
+    ui.store.title =
+      shown === SHARED
+        ? "The data that came with the link, in a store of its own: your tables are untouched"
+        : "Your store, kept in this browser";
+    showNotice();
+  }
+
+  function showNotice() {
+    const previous = storage.get(PREVIOUS_KEY);
+    const sharedStore = shown === SHARED;
+    const codeBack = previous !== null && previous !== editor.code();
+    ui.keepShared.hidden = ui.backShared.hidden = !sharedStore;
+    ui.backCode.hidden = !codeBack;
+    ui.notice.hidden = !sharedStore && !codeBack;
+    ui.noticeText.textContent = sharedStore
+      ? "This link came with data: it is open in a store of its own, and your tables are untouched. Keep it to make it yours, or go back to your store."
+      : "The editor holds the link's program; yours is kept.";
+  }
+
+  // openLink opens the program (and data) a share link's fragment holds.
+  // A damaged link changes nothing and says so.
+  async function openLink(hash) {
+    let shared;
+    try {
+      shared = await readShareHash(hash);
+    } catch (err) {
+      say(`This link is damaged (${err.message.replace(/^share link is damaged: /, "")}): nothing was opened, and your code is as it was.`);
+      return;
+    }
+    if (!shared) return;
+    if (shared.data !== undefined) {
+      try {
+        await engine.op(SHARED, "reset");
+        await engine.op(SHARED, "replace", shared.data);
+      } catch (err) {
+        say(`This link's data is damaged (${err.message}): nothing was opened, and your code is as it was.`);
+        return;
+      }
+    }
+    const mine = editor.code();
+    if (mine !== shared.code && storage.get(PREVIOUS_KEY) === null) storage.set(PREVIOUS_KEY, mine);
+    setCode(shared.code);
+    if (shared.data !== undefined) shown = SHARED;
+    showStore();
+    say(
+      shared.data !== undefined
+        ? "Opened the shared program and its data, in a store of its own: your tables are untouched."
+        : "Opened the shared program. Your own code is kept: Back to my code brings it back.",
+    );
+  }
+
+  addEventListener("hashchange", () => openLink(location.hash));
+  if (location.hash) await openLink(location.hash);
+  showStore();
   renderCost(ui.cost, totals, null);
   root.dataset.state = "ready";
 
@@ -236,14 +422,23 @@ async function start(root) {
     ui.stop.hidden = false;
     ui.output.textContent = "";
     ui.errorBox.hidden = true;
+    ui.errorBox.replaceChildren();
+    editor.clearMarks();
     ui.plans.replaceChildren();
     ui.heat.replaceChildren();
+    selectTab("pg-output");
+    // On a phone the panels are under the editor: Run brings the output
+    // into view.
+    if (getComputedStyle(ui.splitter).display === "none") ui.side.scrollIntoView({ block: "start" });
+    const keep = ui.keep.checked;
+    const store = keep ? shown : SCRATCH;
     say("Running…");
-    const live = new LiveView(ui, say);
+    const live = new LiveView(ui, WIRE_LIMIT, say);
     const heat = new Heat();
     let result;
     try {
-      result = await host.run(editor.code(), STORE, {
+      if (!keep) await engine.op(shown, "clone", SCRATCH);
+      result = await host.run(editor.code(), store, {
         onPrint: (line) => live.print(line),
         onRequest: (entry) => {
           live.request(entry);
@@ -259,9 +454,15 @@ async function start(root) {
     ui.run.disabled = false;
     ui.stop.hidden = true;
     ui.output.textContent = result.output;
-    if (result.error) {
-      ui.errorBox.textContent = errorText(result.error);
+    const error = result.error;
+    if (error) {
+      const leftovers =
+        keep && isLeftover(error)
+          ? "This store kept what earlier runs wrote (Keep changes is on), so the program met its own leftovers: Reset the store, or turn Keep changes off to start each run from the store as it was."
+          : undefined;
+      ui.errorBox.replaceChildren(error.name === "Stopped" ? el("p", "run-status", "Stopped before it finished.") : renderError(error, leftovers));
       ui.errorBox.hidden = false;
+      if (error.line) editor.markError({ line: error.line, column: error.column, message: errorText(error) });
     }
     // The panels are drawn a task each, so that the page can lay out and
     // answer between them.
@@ -283,37 +484,52 @@ async function start(root) {
     await nextTask();
     renderGrid(ui.grid, result.requests);
     await nextTask();
-    await renderMap(ui.map, engine, result);
-    root.dataset.state = result.error ? (result.error.name === "Stopped" ? "stopped" : "error") : "done";
-    say(result.error ? "The program ended with an error." : "Done.");
+    await renderMap(ui.map, engine, store, result);
+    root.dataset.state = error ? (error.name === "Stopped" ? "stopped" : "error") : "done";
+    const kept = keep
+      ? shown === SHARED
+        ? "Its changes are in the link's store."
+        : "Its changes are kept in your store."
+      : "Its changes were not kept: the store is as it was before the run (Keep changes keeps them).";
+    if (error?.name === "Stopped") say(`Stopped. ${kept}`);
+    else if (error) say(`The program ended with ${error.line ? `an error at line ${error.line}` : "an error"}. ${kept}`);
+    else say(`Done. ${kept}`);
   }
 
   ui.run.addEventListener("click", runCode);
   ui.stop.addEventListener("click", () => host.stop());
   ui.starter.addEventListener("change", () => {
     const s = STARTERS[Number(ui.starter.value)];
-    if (s) {
-      editor.setCode(s.code);
-      say(`Loaded "${s.title}". Run it with the Run button or Ctrl/⌘+Enter.`);
-    }
     ui.starter.selectedIndex = 0;
+    if (!s) return;
+    // A starter is an edit like any other: the code it replaces is
+    // undone with Ctrl/⌘+Z.
+    editor.setCode(s.code);
+    say(`Loaded "${s.title}". Run it with the Run button or Ctrl/⌘+Enter (Ctrl/⌘+Z puts your code back).`);
   });
+
   ui.reset.addEventListener("click", async () => {
+    const which = shown === SHARED ? "the link's store" : "your store";
+    if (!(await ask(`Empty ${which}?`, `Every table, queue and blob container of ${which} will be deleted. Export first to keep a copy.`, "Empty it"))) {
+      say("Nothing was deleted.");
+      return;
+    }
     host.stop();
     try {
-      await engine.op(STORE, "reset");
+      await engine.op(shown, "reset");
       totals.runs = totals.requests = totals.examined = totals.returned = 0;
       renderCost(ui.cost, totals, null);
       ui.grid.replaceChildren();
       ui.map.replaceChildren();
-      say("The store is empty.");
+      say(`The store is empty.`);
     } catch (err) {
       say(`Reset failed: ${err.message}`);
     }
   });
+
   ui.exportButton.addEventListener("click", async () => {
     try {
-      const text = await engine.op(STORE, "export");
+      const text = await engine.op(shown, "export");
       const a = document.createElement("a");
       a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
       a.download = "tablelab-playground.json";
@@ -321,11 +537,12 @@ async function start(root) {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-      say("Exported the store as tablelab-playground.json (go run . can import it).");
+      say("Exported the store's tables as tablelab-playground.json (go run . -import reads it too).");
     } catch (err) {
       say(`Export failed: ${err.message}`);
     }
   });
+
   ui.importButton.addEventListener("click", () => ui.importFile.click());
   ui.importFile.addEventListener("change", async () => {
     const file = ui.importFile.files?.[0];
@@ -333,16 +550,80 @@ async function start(root) {
     if (!file) return;
     try {
       const text = await file.text();
-      await engine.op(STORE, "reset");
-      await engine.op(STORE, "import", text);
-      say(`Imported ${file.name}.`);
+      // The whole file is read and checked in a store of its own before
+      // the reader is asked: a bad file changes nothing.
+      try {
+        await engine.op(CHECK, "reset");
+        await engine.op(CHECK, "replace", text);
+      } catch (err) {
+        say(`Import failed: ${file.name} is not a tablelab export: ${err.message}. Nothing was changed.`);
+        return;
+      }
+      const tables = await tableNames(CHECK);
+      await engine.op(CHECK, "reset");
+      const mine = await tableNames(shown);
+      if (mine.length > 0) {
+        const ok = await ask(
+          "Replace the store's tables?",
+          `${file.name} holds ${count(tables.length, "table")} (${tables.join(", ") || "none"}). Importing it replaces the store's ${count(mine.length, "table")} (${mine.join(", ")}); queues and blobs stay.`,
+          "Replace",
+        );
+        if (!ok) {
+          say("Import cancelled: nothing was changed.");
+          return;
+        }
+      }
+      await engine.op(shown, "replace", text);
+      say(`Imported ${file.name}: ${count(tables.length, "table")}.`);
     } catch (err) {
-      say(`Import failed: ${err.message}`);
+      say(`Import failed: ${err.message}. Nothing was changed.`);
     }
   });
+
+  ui.keepShared.addEventListener("click", async () => {
+    const mine = await tableNames(MINE);
+    const theirs = await tableNames(SHARED);
+    const ok = await ask(
+      "Replace your tables with the link's?",
+      `Your store's ${count(mine.length, "table")} (${mine.join(", ") || "none"}) will be replaced by the link's ${count(theirs.length, "table")} (${theirs.join(", ") || "none"}). Your queues and blobs stay.`,
+      "Replace my tables",
+    );
+    if (!ok) {
+      say("Nothing was changed: the link's data is still in a store of its own.");
+      return;
+    }
+    try {
+      await engine.op(MINE, "replace", await engine.op(SHARED, "export"));
+      await engine.op(SHARED, "reset");
+      shown = MINE;
+      // The link is the reader's now, its code with its data.
+      storage.set(DRAFT_KEY, editor.code());
+      leaveLink();
+      showStore();
+      say("The link's tables are now yours.");
+    } catch (err) {
+      say(`Keeping the link's data failed: ${err.message}. Your store is as it was.`);
+    }
+  });
+  ui.backShared.addEventListener("click", async () => {
+    shown = MINE;
+    await engine.op(SHARED, "reset");
+    leaveLink();
+    showStore();
+    say("Back to your own store.");
+  });
+  ui.backCode.addEventListener("click", () => {
+    const previous = storage.get(PREVIOUS_KEY);
+    if (previous === null) return;
+    storage.set(PREVIOUS_KEY, null);
+    editor.setCode(previous);
+    showNotice();
+    say("Your code is back (Ctrl/⌘+Z brings the link's).");
+  });
+
   ui.share.addEventListener("click", async () => {
     try {
-      const data = ui.withData.checked ? await engine.op(STORE, "export") : undefined;
+      const data = ui.withData.checked ? await engine.op(shown, "export") : undefined;
       const hash = await shareHash(editor.code(), data);
       history.replaceState(null, "", `#${hash}`);
       ui.shareLink.value = location.href;
@@ -360,108 +641,60 @@ async function start(root) {
       say(`Share failed: ${err.message}`);
     }
   });
+
+  // tableNames lists a store's tables, straight from the engine.
+  async function tableNames(store) {
+    const text = await engine.op(store, "export");
+    return (JSON.parse(text).tables ?? []).map((t) => t.name);
+  }
 }
 
-// LiveView puts what a run prints and requests on the page as it
-// happens, in an animation frame at most once every DRAW_MS: a program
-// making a request every millisecond costs the page two small updates a
-// second, not one a message. The wire log keeps the newest WIRE_LIMIT
-// requests and says how many it dropped.
-class LiveView {
-  constructor(ui, say) {
-    this.ui = ui;
-    this.say = say;
-    this.lines = [];
-    this.entries = [];
-    this.printed = false;
-    this.requested = 0;
-    this.dropped = 0;
-    this.timer = 0;
-    this.frame = 0;
-    this.drawn = -Infinity;
-    ui.wire.replaceChildren();
-    ui.wire.classList.add("pg-wire-live");
-    this.#showDropped();
-  }
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
 
-  print(line) {
-    this.lines.push(line);
-    this.#schedule();
-  }
-
-  request(entry) {
-    this.requested++;
-    this.entries.push(entry);
-    // While frames do not come (a hidden tab), the queue keeps no more
-    // than the log would show.
-    if (this.entries.length >= 2 * WIRE_LIMIT) {
-      const gone = this.entries.length - WIRE_LIMIT;
-      this.entries.splice(0, gone);
-      this.dropped += gone;
-    }
-    this.#schedule();
-  }
-
-  // finish draws the requests still queued at once; what is left to
-  // print is the run's output, which the caller sets whole.
-  finish() {
-    clearTimeout(this.timer);
-    cancelAnimationFrame(this.frame);
-    this.timer = this.frame = 0;
-    this.lines = [];
-    this.#drawRequests();
-    this.ui.wire.classList.remove("pg-wire-live");
-  }
-
-  // schedule asks for a draw DRAW_MS after the last one, in the frame
-  // after that: a hidden tab, which gets no frames, draws nothing.
-  #schedule() {
-    if (this.timer || this.frame) return;
-    const frame = () => {
-      this.timer = 0;
-      this.frame = requestAnimationFrame(() => this.#draw());
+// setUpSplitter lets the reader move the line between the editor and the
+// panels, with the pointer or the arrow keys; the place is remembered.
+function setUpSplitter(ui) {
+  const set = (pct) => {
+    const p = Math.max(25, Math.min(75, Math.round(pct)));
+    ui.main.style.setProperty("--pg-split", `${p}%`);
+    ui.splitter.setAttribute("aria-valuenow", String(p));
+    return p;
+  };
+  let at = set(Number(storage.get(SPLIT_KEY)) || 58);
+  const save = () => storage.set(SPLIT_KEY, String(at));
+  ui.splitter.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: -5, ArrowRight: 5, Home: -100, End: 100 }[e.key];
+    if (step === undefined) return;
+    e.preventDefault();
+    at = set(at + step);
+    save();
+  });
+  ui.splitter.addEventListener("pointerdown", (e) => {
+    ui.splitter.setPointerCapture(e.pointerId);
+    const move = (ev) => {
+      const r = ui.main.getBoundingClientRect();
+      at = set(((ev.clientX - r.left) / r.width) * 100);
     };
-    const wait = this.drawn + DRAW_MS - performance.now();
-    if (wait > 0) this.timer = setTimeout(frame, wait);
-    else frame();
-  }
+    const up = () => {
+      ui.splitter.removeEventListener("pointermove", move);
+      save();
+    };
+    ui.splitter.addEventListener("pointermove", move);
+    ui.splitter.addEventListener("pointerup", up, { once: true });
+  });
+}
 
-  #draw() {
-    this.frame = 0;
-    this.drawn = performance.now();
-    if (this.lines.length) {
-      const text = this.lines.join("\n");
-      this.ui.output.append(this.printed ? `\n${text}` : text);
-      this.printed = true;
-      this.lines = [];
-    }
-    this.#drawRequests();
-    if (this.requested) this.say(`Running… ${this.requested.toLocaleString("en-US")} request${this.requested === 1 ? "" : "s"} so far.`);
-  }
-
-  #drawRequests() {
-    if (!this.entries.length) return;
-    const wire = this.ui.wire;
-    const fresh = this.entries.slice(-WIRE_LIMIT);
-    this.dropped += this.entries.length - fresh.length;
-    this.entries = [];
-    const items = document.createDocumentFragment();
-    for (const entry of fresh) items.append(wireItem(entry));
-    wire.append(items);
-    for (let n = wire.childElementCount - WIRE_LIMIT; n > 0; n--) {
-      wire.firstElementChild.remove();
-      this.dropped++;
-    }
-    this.#showDropped();
-  }
-
-  #showDropped() {
-    const note = this.ui.wireDropped;
-    if (note.dataset.dropped === String(this.dropped)) return;
-    note.dataset.dropped = String(this.dropped);
-    note.hidden = this.dropped === 0;
-    note.textContent = `${this.dropped.toLocaleString("en-US")} earlier request${this.dropped === 1 ? " is" : "s are"} not shown: the log keeps the newest ${WIRE_LIMIT}.`;
-  }
+// fitToWindow gives the editor and panels the rest of the window below
+// the toolbar, however tall what stands above them is (the header, a
+// toolbar that wraps, a notice, a share link).
+function fitToWindow(ui) {
+  const fit = () => ui.main.style.setProperty("--pg-top", `${Math.max(0, ui.main.getBoundingClientRect().top + scrollY)}px`);
+  fit();
+  const watch = new ResizeObserver(fit);
+  for (const node of [document.querySelector(".site-header"), ui.toolbar, ui.notice, ui.status, ui.shareLink]) if (node) watch.observe(node);
+  addEventListener("resize", fit);
 }
 
 // nextTask resolves in a task of its own, after what the page has
@@ -478,241 +711,6 @@ function plansOf(queries) {
   const more = queries.length - PLAN_LIMIT;
   if (more > 0) parts.push(el("p", "pg-empty", `…and ${more.toLocaleString("en-US")} more quer${more === 1 ? "y" : "ies"}; the cost meter counts them all.`));
   return parts;
-}
-
-// wireItem is one request of the log. Its bodies are drawn when it is
-// first opened: a log of large batches would otherwise lay out every one.
-function wireItem(entry) {
-  const item = el("li", "pg-wire-item");
-  const service = serviceOf(entry.url);
-  item.dataset.method = entry.method;
-  item.dataset.status = String(entry.status);
-  item.dataset.service = service;
-  const details = el("details");
-  const summary = el("summary");
-  summary.append(
-    el("span", `pg-wire-service pg-wire-${service}`, service),
-    " ",
-    el("span", "pg-wire-method", entry.method),
-    " ",
-    el("code", "pg-wire-path", queryTarget(entry.url)),
-    " ",
-    el("span", `pg-wire-status ${entry.status >= 400 || entry.status === 0 ? "pg-bad" : "pg-ok"}`, entry.status ? String(entry.status) : "failed"),
-    " ",
-    el("span", "pg-wire-time", `${entry.ms} ms`),
-  );
-  if (entry.plan) summary.append(" ", planBadge(entry.plan));
-  details.append(summary);
-  details.addEventListener(
-    "toggle",
-    () => {
-      const bodies = [
-        ["Request body", entry.requestBody],
-        ["Response body", entry.responseBody || entry.error || ""],
-      ];
-      for (const [title, body] of bodies) {
-        details.append(el("p", "pg-wire-label", title), el("pre", "pg-wire-body", body ? pretty(body) : "(empty)"));
-      }
-    },
-    { once: true },
-  );
-  item.append(details);
-  return item;
-}
-
-// pretty lays out a JSON body (a table's) or an XML body (a queue's or a
-// blob listing's) one element a line; anything else stays as it is.
-function pretty(body) {
-  if (/^\s*</.test(body)) return prettyXML(body);
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
-
-
-function renderCost(dl, totals, last) {
-  const rows = [
-    ["Billable transactions", "requests", "one per request: a batch is one, each page of a query is one"],
-    ["Entities examined", "examined", "what the engine read to answer the queries"],
-    ["Entities returned", "returned", "what the queries sent back"],
-  ];
-  dl.replaceChildren();
-  for (const [label, key, hint] of rows) {
-    const dt = el("dt", "", label);
-    dt.title = hint;
-    const dd = el("dd");
-    dd.dataset.total = String(totals[key]);
-    dd.append(el("strong", "", totals[key].toLocaleString("en-US")));
-    if (last) dd.append(el("span", "pg-cost-last", ` (last run ${last[key].toLocaleString("en-US")})`));
-    dl.append(dt, dd);
-  }
-  dl.append(el("dt", "", "Runs"), el("dd", "", String(totals.runs)));
-  if (totals.examined > 0) {
-    const ratio = totals.returned / totals.examined;
-    dl.append(el("dt", "", "Returned per examined"), el("dd", "", `${Math.round(ratio * 100)}%`));
-  }
-}
-
-// renderGrid shows the entities of the last response that had any, the
-// first GRID_LIMIT of them.
-function renderGrid(table, requests) {
-  let entities = [];
-  for (let i = requests.length - 1; i >= 0 && entities.length === 0; i--) {
-    if (requests[i].method === "GET" && requests[i].status === 200) entities = entitiesOf(requests[i].responseBody);
-  }
-  table.replaceChildren();
-  if (entities.length === 0) {
-    table.append(el("caption", "pg-empty", "No entities returned yet."));
-    return;
-  }
-  // Only the rows drawn are laid out: their columns and types are those
-  // of the entities shown (a page of a query may hold a thousand).
-  const { columns, rows } = gridOf(entities.slice(0, GRID_LIMIT));
-  const count = `${entities.length.toLocaleString("en-US")} entit${entities.length === 1 ? "y" : "ies"}`;
-  table.append(
-    el(
-      "caption",
-      "",
-      entities.length > GRID_LIMIT
-        ? `The first ${GRID_LIMIT} of ${count} from the last query that returned any`
-        : `${count} from the last query that returned any`,
-    ),
-  );
-  const head = el("tr");
-  for (const c of columns) {
-    const th = el("th");
-    th.scope = "col";
-    th.append(el("span", "pg-col-name", c.name));
-    if (c.types.length) th.append(el("span", "pg-col-type", c.types.map((t) => t.replace(/^Edm\./, "")).join(" | ")));
-    head.append(th);
-  }
-  const thead = el("thead");
-  thead.append(head);
-  const tbody = el("tbody");
-  for (const r of rows) {
-    const tr = el("tr");
-    for (const cell of r) {
-      const td = el("td", cell ? `pg-cell pg-type-${cell.type.replace(/^Edm\./, "").toLowerCase() || "etag"}` : "pg-cell pg-absent");
-      td.textContent = cell ? cell.value : "";
-      if (cell?.type) td.title = cell.type;
-      tr.append(td);
-    }
-    tbody.append(tr);
-  }
-  table.append(thead, tbody);
-}
-
-// renderMap draws the keyspace of the table the last query read: its keys
-// listed from the engine (a listing that is not part of the program, so
-// it is not in the wire log or the cost), partitions as blocks as wide as
-// their entity counts, the stretch the query walked shaded and the
-// entities it returned marked.
-async function renderMap(box, engine, result) {
-  const query = result.queries[result.queries.length - 1];
-  delete box.dataset.walkedFrom;
-  delete box.dataset.walkedTo;
-  delete box.dataset.returned;
-  if (!query) {
-    box.replaceChildren(el("p", "pg-empty", "The map shows the table the last query read."));
-    return;
-  }
-  const request = result.requests.findLast((r) => r.plan && r.url === query.url);
-  const table = decodeURIComponent(new URL(query.url).pathname.split("/")[2] ?? "").replace(/\(.*$/, "");
-  let keys;
-  try {
-    keys = await listKeys(engine, table);
-  } catch (err) {
-    box.replaceChildren(el("p", "pg-empty", `The keys of ${table} could not be listed: ${err.message}`));
-    return;
-  }
-  const returnedKeys = entitiesOf(request?.responseBody ?? "").map((e) => [e.PartitionKey, e.RowKey]);
-  const m = mapOf(keys.list, query, returnedKeys);
-  box.dataset.walkedFrom = String(m.walked[0]);
-  box.dataset.walkedTo = String(m.walked[1]);
-  box.dataset.returned = String(m.returned.length);
-
-  const n = Math.max(keys.list.length, 1);
-  const svgNS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(svgNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${n} 10`);
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("class", "pg-map-strip");
-  svg.setAttribute("role", "img");
-  const summary = `${table}: ${keys.list.length} entities in ${m.partitions.length} partitions; the last query (${query.plan}) walked entities ${m.walked[0] + 1}–${m.walked[1]} and returned ${m.returned.length}.`;
-  svg.setAttribute("aria-label", summary);
-  const rect = (x, w, cls, title) => {
-    const r = document.createElementNS(svgNS, "rect");
-    r.setAttribute("x", String(x));
-    r.setAttribute("y", cls === "pg-map-hit" ? "6" : "0");
-    r.setAttribute("width", String(w));
-    r.setAttribute("height", cls === "pg-map-hit" ? "4" : "10");
-    r.setAttribute("class", cls);
-    if (title) {
-      const t = document.createElementNS(svgNS, "title");
-      t.textContent = title;
-      r.append(t);
-    }
-    svg.append(r);
-  };
-  m.partitions.forEach((p, i) => {
-    const last = keys.list[p.start + p.count - 1];
-    rect(p.start, p.count, `pg-map-part pg-map-part-${i % 2}`, `partition ${p.pk}: ${p.count} entities, RowKey ${keys.list[p.start][1]} … ${last[1]}`);
-  });
-  if (m.walked[1] > m.walked[0]) {
-    rect(m.walked[0], m.walked[1] - m.walked[0], `pg-map-walk plan-${query.plan}`, `walked ${m.walked[1] - m.walked[0]} entities (${query.plan})`);
-  }
-  // Each key gets a hover target of its own while there are few enough to
-  // point at; past that the partitions' titles give their key ranges.
-  if (keys.list.length <= HOVER_LIMIT) {
-    keys.list.forEach(([pk, rk], i) => rect(i, 1, "pg-map-key", `${pk} / ${rk}`));
-  }
-  for (const i of m.returned) {
-    rect(i, 1, "pg-map-hit", `returned ${keys.list[i][0]} / ${keys.list[i][1]}`);
-  }
-  const labels = el("ol", "pg-map-labels");
-  for (const p of m.partitions.length <= LABEL_LIMIT ? m.partitions : []) {
-    const li = el("li", "", p.pk);
-    li.style.flexGrow = String(p.count);
-    li.title = `${p.pk}: ${p.count} entities`;
-    labels.append(li);
-  }
-  const legend = el("p", "pg-map-legend");
-  legend.append(
-    planBadge(query.plan),
-    ` walked ${(m.walked[1] - m.walked[0]).toLocaleString("en-US")} of ${keys.list.length.toLocaleString("en-US")} entities in ${table}; `,
-    el("span", "pg-map-key-hit", "▮"),
-    ` ${m.returned.length} returned. Hover for keys.`,
-  );
-  const parts = [legend, svg, labels];
-  if (keys.truncated) parts.push(el("p", "pg-empty", `Only the first ${MAP_LIMIT.toLocaleString("en-US")} keys are drawn.`));
-  parts.push(el("p", "pg-map-note", "Where the walk starts is read from the query's keys; its length is the engine's examined count."));
-  box.replaceChildren(...parts);
-}
-
-// listKeys pages through a table's keys with $select, signed with the
-// store's SAS, straight to the engine.
-async function listKeys(engine, table) {
-  const sas = String(await engine.op(STORE, "sas")).replace(/^\?/, "");
-  const list = [];
-  let next = "";
-  do {
-    const url = `${ENDPOINT}/${encodeURIComponent(table)}()?$select=PartitionKey,RowKey&${sas}${next}`;
-    const text = formatRequest("GET", url, [
-      ["Accept", "application/json;odata=nometadata"],
-      ["x-ms-version", "2019-02-02"],
-      ["DataServiceVersion", "3.0"],
-    ]);
-    const resp = parseResponse(await engine.request(STORE, text));
-    if (resp.status !== 200) throw new Error(`HTTP ${resp.status}`);
-    for (const e of JSON.parse(resp.body).value) list.push([e.PartitionKey, e.RowKey]);
-    const npk = resp.headers["x-ms-continuation-nextpartitionkey"];
-    next = npk
-      ? `&NextPartitionKey=${encodeURIComponent(npk)}&NextRowKey=${encodeURIComponent(resp.headers["x-ms-continuation-nextrowkey"] ?? "")}`
-      : "";
-  } while (next && list.length < MAP_LIMIT);
-  return { list: list.slice(0, MAP_LIMIT), truncated: list.length >= MAP_LIMIT && next !== "" };
 }
 
 const root = document.getElementById("playground");

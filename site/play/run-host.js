@@ -2,6 +2,8 @@
 // requests to the engine worker, and can stop reader code that does not
 // end by terminating the worker (a new one starts on the next run).
 
+import { queryOf } from "./runner.js";
+
 /**
  * KEEP_REQUESTS is how many requests a run keeps with their bodies, the
  * newest; older ones are counted and their queries' plans kept.
@@ -186,7 +188,3 @@ function readable(entry) {
   return entry;
 }
 
-// queryOf is a read as the runner's result lists it among its queries.
-function queryOf(r) {
-  return { plan: r.plan, examined: r.examined, returned: r.returned, method: r.method, url: r.url, status: r.status };
-}

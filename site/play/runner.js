@@ -10,6 +10,10 @@
 export const PLAN_HEADER = "x-tablelab-plan";
 const EXAMINED_HEADER = "x-tablelab-examined";
 const RETURNED_HEADER = "x-tablelab-returned";
+// WARNING_HEADER carries what the engine noticed about a query that the
+// plan does not say: a filter comparing a property with a literal of a
+// type it never had on the entities examined.
+const WARNING_HEADER = "x-tablelab-warning";
 
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 const identifier = /^[A-Za-z_$][\w$]*$/;
@@ -23,8 +27,12 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * plans the X-Tablelab-Plan of each read in order ("point", "range", …),
  * as run blocks declare them; queries the same reads with
  * {plan, examined, returned, method, url, status}; requests every REST
- * call with its bodies, status, time taken and Date header (date); error, when the code threw, is
- * {name, message, code?, statusCode?, detail?} as the SDK raised it.
+ * call with its headers and bodies ({requestHeaders, responseHeaders} as
+ * [name, value] pairs), status, time taken and Date header (date);
+ * error, when the code threw, is {name, message, code?, statusCode?,
+ * detail?, line?, column?} as the SDK raised it, with the place in the
+ * reader's code (counted from 1) where it is known: a syntax error's, or
+ * the innermost line of the reader's own that was running.
  *
  * The code sees every export of env.sdk as a global, with the clients
  * (TableClient, TableServiceClient, QueueServiceClient, QueueClient,
@@ -117,29 +125,40 @@ export async function run(code, env) {
   }
   const names = Object.keys(globals).filter((n) => identifier.test(n));
   const result = { output: "", plans: [], queries: [], requests, scorecards };
+  const body = withoutSdkImports(code);
+  let fn;
   try {
     // The code runs in a block of its own, so it may declare names the
     // globals use (const connectionString = …) as a module could.
-    const fn = new AsyncFunction(...names, `{${withoutSdkImports(code)}\n}`);
-    await fn(...names.map((n) => globals[n]));
+    fn = new AsyncFunction(...names, `{${body}\n}`);
   } catch (err) {
-    result.error = describeError(err);
+    result.error = { ...describeError(err), ...(await syntaxPlace(body)) };
+  }
+  if (fn) {
+    try {
+      await fn(...names.map((n) => globals[n]));
+    } catch (err) {
+      result.error = { ...describeError(err), ...runtimePlace(err) };
+    }
   }
   result.output = lines.join("\n");
   for (const r of requests) {
     if (r.plan) {
       result.plans.push(r.plan);
-      result.queries.push({
-        plan: r.plan,
-        examined: r.examined,
-        returned: r.returned,
-        method: r.method,
-        url: r.url,
-        status: r.status,
-      });
+      result.queries.push(queryOf(r));
     }
   }
   return result;
+}
+
+/**
+ * queryOf is a read as a run's result lists it among its queries: {plan,
+ * examined, returned, method, url, status, warning?}.
+ */
+export function queryOf(r) {
+  const q = { plan: r.plan, examined: r.examined, returned: r.returned, method: r.method, url: r.url, status: r.status };
+  if (r.warning) q.warning = r.warning;
+  return q;
 }
 
 /**
@@ -245,8 +264,10 @@ function recordingPolicy(requests, onRequest) {
       const entry = {
         method: request.method,
         url: request.url,
+        requestHeaders: headerList(request.headers),
         requestBody: await bodyText(request.body),
         status: 0,
+        responseHeaders: [],
         responseBody: "",
         ms: 0,
       };
@@ -255,6 +276,7 @@ function recordingPolicy(requests, onRequest) {
       try {
         const response = await next(request);
         entry.status = response.status;
+        entry.responseHeaders = headerList(response.headers);
         // The store's clock as the service read it, for the page's
         // per-second views.
         entry.date = response.headers.get("date") ?? "";
@@ -264,6 +286,8 @@ function recordingPolicy(requests, onRequest) {
           entry.plan = plan;
           entry.examined = Number(response.headers.get(EXAMINED_HEADER) ?? 0);
           entry.returned = Number(response.headers.get(RETURNED_HEADER) ?? 0);
+          const warning = response.headers.get(WARNING_HEADER);
+          if (warning) entry.warning = warning;
         }
         return response;
       } catch (err) {
@@ -275,6 +299,15 @@ function recordingPolicy(requests, onRequest) {
       }
     },
   };
+}
+
+// headerList is an SDK request's or response's headers as [name, value]
+// pairs in the order the pipeline holds them, names as sent.
+function headerList(headers) {
+  const out = [];
+  if (!headers) return out;
+  for (const [name, value] of headers) out.push([name, String(value)]);
+  return out;
 }
 
 // SHOWN_BYTES is the most of a binary body the wire log shows as text.
@@ -324,6 +357,7 @@ function withOptions(Client, optionsAt, options) {
       while (args.length < at) args.push(undefined);
       args[at] = merge(args[at]);
       super(...args);
+      return traced(this);
     }
 
     static fromConnectionString(connectionString, ...rest) {
@@ -331,7 +365,7 @@ function withOptions(Client, optionsAt, options) {
       const at = optionsAt - 1;
       while (rest.length < at) rest.push(undefined);
       rest[at] = merge(rest[at]);
-      return Client.fromConnectionString(connectionString, ...rest);
+      return traced(Client.fromConnectionString(connectionString, ...rest));
     }
   };
   Object.defineProperty(Wrapped, "name", { value: Client.name });
@@ -380,13 +414,14 @@ function withStorageOptions(Client, kind, options) {
       }
       super(...args);
       addRecorder(this.storageClientContext?.pipeline, options.policy);
+      return traced(this);
     }
   };
   if (kind === "service") {
     Wrapped.fromConnectionString = (connectionString, user) => {
       const client = Client.fromConnectionString(connectionString, storageOptions(options, user));
       addRecorder(client.storageClientContext?.pipeline, options.policy);
-      return client;
+      return traced(client);
     };
   }
   Object.defineProperty(Wrapped, "name", { value: Client.name });
@@ -439,6 +474,89 @@ export function formatValue(v) {
   } catch {
     return String(v);
   }
+}
+
+// syntaxPlace finds where code fails to parse: V8's SyntaxError names the
+// token but not its place, so acorn, loaded only now, parses the code as
+// the body it is (await allowed at the top) and reports {line, column},
+// both counted from 1; {} when acorn finds nothing wrong.
+async function syntaxPlace(code) {
+  try {
+    const { parse } = await import("./vendor/acorn.js");
+    parse(code, { ecmaVersion: "latest", sourceType: "script", allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true });
+  } catch (err) {
+    if (err?.loc) return { line: err.loc.line, column: err.loc.column + 1 };
+  }
+  return {};
+}
+
+// An SDK call's error is raised where its response is read, in a task
+// that no longer has the reader's code on its stack. traced wraps a
+// client (and what its methods hand back: iterators, child clients) so
+// that each call takes its stack as it is made, from the reader's line,
+// and an error the call ends with carries that stack as CALL_SITE.
+const CALL_SITE = Symbol("tablelab call site");
+
+function traced(obj) {
+  if (!obj || (typeof obj !== "object" && typeof obj !== "function") || obj[CALL_SITE] === obj) return obj;
+  const proxy = new Proxy(obj, {
+    get(target, prop) {
+      if (prop === CALL_SITE) return proxy;
+      // The target's own getters and methods see the target, not the
+      // proxy: the SDKs' classes keep private fields.
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function" || prop === "constructor") return value;
+      return function (...args) {
+        const site = new Error().stack;
+        let out;
+        try {
+          out = value.apply(this === proxy ? target : this, args);
+        } catch (err) {
+          throw atSite(err, site);
+        }
+        if (out === target) return proxy;
+        if (out && typeof out.then === "function") {
+          return out.then(undefined, (err) => {
+            throw atSite(err, site);
+          });
+        }
+        return sdkObject(out) ? traced(out) : out;
+      };
+    },
+  });
+  return proxy;
+}
+
+// sdkObject tells what a client's method hands back that makes calls of
+// its own: an iterator of pages, or another client.
+function sdkObject(x) {
+  if (!x || typeof x !== "object") return false;
+  return typeof x.next === "function" || typeof x[Symbol.asyncIterator] === "function" || /Client$/.test(x.constructor?.name ?? "");
+}
+
+function atSite(err, site) {
+  if (err && typeof err === "object" && !(CALL_SITE in err)) {
+    Object.defineProperty(err, CALL_SITE, { value: site, enumerable: false });
+  }
+  return err;
+}
+
+// userFrame matches a stack frame in the reader's code: V8 names code made
+// by the Function constructor "<anonymous>" inside an "eval at" frame.
+const userFrame = /\(eval at [^\n]*<anonymous>:(\d+):(\d+)\)$/m;
+
+// runtimePlace reads the innermost frame of the reader's code from err's
+// stack, or else from the stack of the SDK call it ended (CALL_SITE): {line, column} in the reader's terms, or {} when no frame is
+// theirs. The function's source begins with two lines of its own (its
+// head, then "{"), and the block the code runs in adds one character to
+// the code's first line.
+function runtimePlace(err) {
+  const stack = `${typeof err?.stack === "string" ? err.stack : ""}\n${err?.[CALL_SITE] ?? ""}`;
+  const m = stack.match(userFrame);
+  if (!m) return {};
+  const line = Number(m[1]) - 2;
+  const column = Number(m[2]) - (line === 1 ? 1 : 0);
+  return line >= 1 ? { line, column: Math.max(1, column) } : {};
 }
 
 // describeError keeps what a reader needs of an error (a RestError's code

@@ -1,6 +1,8 @@
 // Pieces of the page both the docs examples and the playground show: the
 // plan of each query and a reader's error as the SDK raised it.
 
+import { explainError } from "./explain.js";
+
 /** PLAN_LABELS names each plan class as the docs do. */
 export const PLAN_LABELS = {
   point: "point",
@@ -44,6 +46,13 @@ export function renderPlans(queries) {
     item.append(planBadge(q.plan), ` examined ${q.examined.toLocaleString("en-US")} · returned ${q.returned.toLocaleString("en-US")}`);
     const where = queryTarget(q.url);
     if (where) item.append(el("code", "run-plan-target", where));
+    // What the engine noticed about the query's filter, beside its plan.
+    if (q.warning) {
+      const warn = el("span", "run-plan-warning");
+      warn.append(el("strong", "", "Warning: "), q.warning);
+      item.append(warn);
+      item.dataset.warning = "true";
+    }
     list.append(item);
   }
   return list;
@@ -214,7 +223,34 @@ export function errorText(error) {
   let head = error.name || "Error";
   if (error.statusCode !== undefined) head += ` ${error.statusCode}`;
   if (error.code) head += ` ${error.code}`;
+  if (error.line) head += ` at line ${error.line}, column ${error.column ?? 1}`;
   return `${head}: ${error.detail ?? error.message}`;
+}
+
+/**
+ * renderError is an error as a reader sees it under their code: errorText,
+ * then, for the errors a learner meets, a sentence of plain explanation
+ * with a link to the page of the guide that explains it (explain.js);
+ * note, when given, is one more sentence of the page's own (the playground
+ * says when a kept store's leftovers caused it). The element is a div of
+ * class run-error, its explanation p.run-error-explain.
+ */
+export function renderError(error, note) {
+  const box = el("div", "run-error");
+  box.setAttribute("role", "alert");
+  box.append(el("p", "run-error-text", errorText(error)));
+  const why = explainError(error);
+  if (why || note) {
+    const p = el("p", "run-error-explain");
+    if (note) p.append(note, " ");
+    if (why) {
+      const link = el("a", "", "Read more");
+      link.href = new URL(`../${why.page}`, import.meta.url).href;
+      p.append(why.text, " ", link, ".");
+    }
+    box.append(p);
+  }
+  return box;
 }
 
 /**

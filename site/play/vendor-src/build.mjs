@@ -42,6 +42,7 @@ const tablesHMAC = {
 const bundles = [
   { entry: "codemirror.entry.js", file: "codemirror.js", plugins: [] },
   { entry: "azure-storage.entry.js", file: "azure-storage.js", plugins: [portableXML, tablesHMAC] },
+  { entry: "acorn.entry.js", file: "acorn.js", plugins: [] },
 ];
 
 const packages = new Map(); // package name -> bundles containing it

@@ -1,0 +1,58 @@
+// The site served and a browser to read it with, for the test files that
+// open pages: `go run . -memory -site-addr …` on free loopback ports and
+// Debian's headless Chromium with a fresh profile, and open(), which
+// notes every console error, uncaught exception, failed request and HTTP
+// error of a page in its problems.
+import { mkdirSync } from "node:fs";
+import { launch } from "./chromium.mjs";
+import { outDir } from "./record.mjs";
+import { requireDist, startServer } from "./server.mjs";
+
+/**
+ * startSite starts the server with the site and a browser. It resolves to
+ * {server, browser, base, open(path?, {viewport, colorScheme, expect}),
+ * close()}; base is the site's root URL. expect lists HTTP statuses a
+ * test asks for on purpose (a 404 page), which are then not problems.
+ */
+export async function startSite() {
+  requireDist();
+  const server = await startServer({ site: true });
+  if (!server.servesSite) {
+    await server.stop();
+    throw new Error("this build of the server has no -site-addr flag");
+  }
+  let browser;
+  try {
+    browser = await launch();
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  mkdirSync(outDir, { recursive: true });
+  const base = `http://127.0.0.1:${server.sitePort}/`;
+
+  async function open(path, { viewport, colorScheme, expect = [] } = {}) {
+    const page = await browser.context.newPage();
+    const problems = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" && !expect.some((s) => m.text().includes(`status of ${s}`))) {
+        problems.push(`console: ${m.text()} (${m.location().url || "no url"})`);
+      }
+    });
+    page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));
+    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400 && !expect.includes(r.status())) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+    });
+    if (viewport) await page.setViewportSize(viewport);
+    if (colorScheme) await page.emulateMedia({ colorScheme });
+    if (path !== undefined) await page.goto(base + path, { waitUntil: "load" });
+    return { page, problems };
+  }
+
+  async function close() {
+    await browser?.close();
+    await server?.stop();
+  }
+  return { server, browser, base, open, close };
+}
