@@ -10,14 +10,12 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
-	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/blobapi"
+	"github.com/tablelab/tablelab/engine/api/internal/apitest"
 	"github.com/tablelab/tablelab/engine/api/queueapi"
 	"github.com/tablelab/tablelab/engine/blob"
 	"github.com/tablelab/tablelab/engine/queue"
 )
-
-var anonymous = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, AllowAnonymous: true}
 
 // tables is a Table service with table People behind in, and the
 // latencies in waited.
@@ -28,22 +26,13 @@ func tables(t *testing.T, rules []Rule, seed uint64) (api.Service, *[]time.Durat
 	if err != nil {
 		t.Fatal(err)
 	}
-	core := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: anonymous})
-	do(core, "POST", "/Tables", `{"TableName":"People"}`)
+	core := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: apitest.Anonymous()})
+	apitest.Do(core, "POST", "/Tables", `{"TableName":"People"}`)
 	return in.Wrap("table", core), &waited
 }
 
-func do(s api.Service, method, target, body string, headers ...string) *api.Response {
-	r := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Scheme: "http", Body: []byte(body)}
-	r.Header.Set("Accept", "application/json;odata=nometadata")
-	for i := 0; i+1 < len(headers); i += 2 {
-		r.Header.Set(headers[i], headers[i+1])
-	}
-	return s.Serve(r)
-}
-
 func insert(s api.Service, rk int) *api.Response {
-	return do(s, "POST", "/People", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%03d"}`, rk), "Prefer", "return-no-content")
+	return apitest.Do(s, "POST", "/People", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%03d"}`, rk), "Prefer", "return-no-content")
 }
 
 // outcomes inserts n entities one after another and writes each answer's
@@ -121,14 +110,14 @@ func TestErrorsInTheServiceFormat(t *testing.T) {
 			if got := resp.Header.Get(Header); got != mark {
 				t.Errorf("%s: %s %q, want %q", tc.code, Header, got, mark)
 			}
-			get := do(s, "GET", "/People(PartitionKey='p',RowKey='001')", "")
+			get := apitest.Do(s, "GET", "/People(PartitionKey='p',RowKey='001')", "")
 			if written := get.Status == 200; written != after {
 				t.Errorf("%s after=%v: the entity written is %v", tc.code, after, written)
 			}
 		}
 	}
 	s, _ := tables(t, []Rule{{Error: Drop, P: 1, Operation: "QueryEntity"}}, 1)
-	if resp := do(s, "GET", "/People(PartitionKey='p',RowKey='001')", ""); !resp.Drop || resp.Header.Get(Header) != "drop" {
+	if resp := apitest.Do(s, "GET", "/People(PartitionKey='p',RowKey='001')", ""); !resp.Drop || resp.Header.Get(Header) != "drop" {
 		t.Errorf("drop: Drop %v, %s %q", resp.Drop, Header, resp.Header.Get(Header))
 	}
 }
@@ -143,17 +132,17 @@ func TestMatchingAndLatency(t *testing.T) {
 		{Service: "queue", Error: ServerBusy, P: 1},
 		{Resource: "Other", Error: InternalError, P: 1},
 	}, 1)
-	resp := do(s, "GET", "/People()", "")
+	resp := apitest.Do(s, "GET", "/People()", "")
 	if resp.Status != 200 || resp.Header.Get(Header) != "latency 250ms" || len(*waited) != 1 || (*waited)[0] != 250*time.Millisecond {
 		t.Fatalf("query: %d %q, waited %v", resp.Status, resp.Header.Get(Header), *waited)
 	}
 	if resp := insert(s, 1); resp.Status != 204 || resp.Header.Has(Header) {
 		t.Fatalf("an insert matched: %d %q", resp.Status, resp.Header.Get(Header))
 	}
-	if resp := do(s, "GET", "/Other()", ""); resp.Status != 500 {
+	if resp := apitest.Do(s, "GET", "/Other()", ""); resp.Status != 500 {
 		t.Fatalf("resource Other: %d", resp.Status)
 	}
-	if resp := do(s, "POST", "/Tables", `{"TableName":"Other"}`); resp.Status != 201 {
+	if resp := apitest.Do(s, "POST", "/Tables", `{"TableName":"Other"}`); resp.Status != 201 {
 		t.Fatalf("create table (no resource in its path): %d %s", resp.Status, resp.Body)
 	}
 }
@@ -208,18 +197,18 @@ func TestQueueAndBlobFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	qsvc, _ := queue.New(engine.New(engine.Options{OpenKeys: true}))
-	q := in.Wrap("queue", queueapi.NewServer(qsvc, queueapi.Options{Verifier: anonymous}))
-	if r := do(q, "PUT", "/jobs", ""); r.Status != 201 {
+	q := in.Wrap("queue", queueapi.NewServer(qsvc, queueapi.Options{Verifier: apitest.Anonymous()}))
+	if r := apitest.Do(q, "PUT", "/jobs", ""); r.Status != 201 {
 		t.Fatalf("create queue: %d", r.Status)
 	}
-	if r := do(q, "POST", "/jobs/messages", "<QueueMessage><MessageText>x</MessageText></QueueMessage>"); r.Status != 503 || !strings.Contains(string(r.Body), "<Code>ServerBusy</Code><Message>The server is currently unable to receive requests. Please retry your request.\nRequestId:") {
+	if r := apitest.Do(q, "POST", "/jobs/messages", "<QueueMessage><MessageText>x</MessageText></QueueMessage>"); r.Status != 503 || !strings.Contains(string(r.Body), "<Code>ServerBusy</Code><Message>The server is currently unable to receive requests. Please retry your request.\nRequestId:") {
 		t.Fatalf("put message: %d %s", r.Status, r.Body)
 	}
 	bsvc, _ := blob.New(engine.New(engine.Options{OpenKeys: true}))
-	b := in.Wrap("blob", blobapi.NewServer(bsvc, blobapi.Options{Verifier: anonymous}))
-	do(b, "PUT", "/box?restype=container", "")
-	do(b, "PUT", "/box/a.txt", "hi", "x-ms-blob-type", "BlockBlob")
-	if r := do(b, "GET", "/box/a.txt", ""); r.Status != 500 || !strings.Contains(string(r.Body), "<Code>OperationTimedOut</Code>") {
+	b := in.Wrap("blob", blobapi.NewServer(bsvc, blobapi.Options{Verifier: apitest.Anonymous()}))
+	apitest.Do(b, "PUT", "/box?restype=container", "")
+	apitest.Do(b, "PUT", "/box/a.txt", "hi", "x-ms-blob-type", "BlockBlob")
+	if r := apitest.Do(b, "GET", "/box/a.txt", ""); r.Status != 500 || !strings.Contains(string(r.Body), "<Code>OperationTimedOut</Code>") {
 		t.Fatalf("get blob: %d %s", r.Status, r.Body)
 	}
 }

@@ -9,34 +9,28 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
-	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/internal/apitest"
 )
 
 // guarded is a Table service with a table People of partitions a and b,
 // behind a guard with o, and the lines the guard logged.
 func guarded(t *testing.T, o Options) (*Guard, *[]string) {
 	t.Helper()
-	core := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}})
+	core := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: apitest.Anonymous()})
 	var lines []string
 	o.Logf = func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	g, err := New(core, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	do(g, "POST", "/Tables", `{"TableName":"People"}`)
+	apitest.Do(g, "POST", "/Tables", `{"TableName":"People"}`)
 	for _, e := range []string{`"a","RowKey":"1","N":1`, `"a","RowKey":"2","N":2`, `"b","RowKey":"1","N":3`} {
-		if r := do(g, "POST", "/People", `{"PartitionKey":`+e+`}`); r.Status != 201 {
+		if r := apitest.Do(g, "POST", "/People", `{"PartitionKey":`+e+`}`); r.Status != 201 {
 			t.Fatalf("insert: %d %s", r.Status, r.Body)
 		}
 	}
 	lines = nil
 	return g, &lines
-}
-
-func do(s api.Service, method, target, body string) *api.Response {
-	r := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Scheme: "http", Body: []byte(body)}
-	r.Header.Set("Accept", "application/json;odata=nometadata")
-	return s.Serve(r)
 }
 
 func query(filter string) string { return "/People()?$filter=" + url.QueryEscape(filter) }
@@ -47,7 +41,7 @@ func query(filter string) string { return "/People()?$filter=" + url.QueryEscape
 // only when asked for.
 func TestReport(t *testing.T) {
 	g, lines := guarded(t, Options{Mode: Report})
-	resp := do(g, "GET", query("N gt 1"), "")
+	resp := apitest.Do(g, "GET", query("N gt 1"), "")
 	if resp.Status != 200 || !strings.Contains(string(resp.Body), `"N":3`) {
 		t.Fatalf("reported scan: %d %s, want the page", resp.Status, resp.Body)
 	}
@@ -58,7 +52,7 @@ func TestReport(t *testing.T) {
 		t.Errorf("log %q", *lines)
 	}
 	for _, target := range []string{query("PartitionKey eq 'a'"), query("PartitionKey eq 'a' and RowKey ge '2'"), "/People(PartitionKey='a',RowKey='1')", "/Tables"} {
-		if resp := do(g, "GET", target, ""); resp.Status != 200 || resp.Header.Has(Header) {
+		if resp := apitest.Do(g, "GET", target, ""); resp.Status != 200 || resp.Header.Has(Header) {
 			t.Errorf("%s: %d, warning %q; want 200 and none", target, resp.Status, resp.Header.Get(Header))
 		}
 	}
@@ -67,11 +61,11 @@ func TestReport(t *testing.T) {
 	}
 
 	g, lines = guarded(t, Options{Mode: Report, Plans: []string{TableScan, PartitionScan}})
-	resp = do(g, "GET", query("PartitionKey eq 'a'"), "")
+	resp = apitest.Do(g, "GET", query("PartitionKey eq 'a'"), "")
 	if w := resp.Header.Get(Header); resp.Status != 200 || !strings.HasPrefix(w, "partition-scan; bound RowKey") {
 		t.Errorf("partition scan counted: %d %q", resp.Status, w)
 	}
-	if resp := do(g, "GET", "/People()", ""); !strings.HasPrefix(resp.Header.Get(Header), "table-scan;") {
+	if resp := apitest.Do(g, "GET", "/People()", ""); !strings.HasPrefix(resp.Header.Get(Header), "table-scan;") {
 		t.Errorf("no filter: warning %q", resp.Header.Get(Header))
 	}
 	if len(*lines) != 2 || !strings.Contains((*lines)[1], "no $filter") {
@@ -85,7 +79,7 @@ func TestReport(t *testing.T) {
 // the service refuses for another reason keeps its own error.
 func TestRefuse(t *testing.T) {
 	g, lines := guarded(t, Options{Mode: Refuse})
-	resp := do(g, "GET", query("N gt 1"), "")
+	resp := apitest.Do(g, "GET", query("N gt 1"), "")
 	var body struct {
 		Err struct {
 			Code    string
@@ -111,17 +105,17 @@ func TestRefuse(t *testing.T) {
 	if len(*lines) != 1 || !strings.Contains((*lines)[0], "scan refused: table-scan of People") {
 		t.Errorf("log %q", *lines)
 	}
-	if resp := do(g, "GET", query("PartitionKey eq 'a'"), ""); resp.Status != 200 {
+	if resp := apitest.Do(g, "GET", query("PartitionKey eq 'a'"), ""); resp.Status != 200 {
 		t.Errorf("partition scan under the default plans: %d %s", resp.Status, resp.Body)
 	}
 	for target, code := range map[string]string{"/Missing()": "TableNotFound", query("N gt"): "InvalidInput"} {
-		if resp := do(g, "GET", target, ""); resp.Status == 200 || !strings.Contains(string(resp.Body), `"code":"`+code+`"`) {
+		if resp := apitest.Do(g, "GET", target, ""); resp.Status == 200 || !strings.Contains(string(resp.Body), `"code":"`+code+`"`) {
 			t.Errorf("%s: %d %s, want %s", target, resp.Status, resp.Body, code)
 		}
 	}
 	strict := api.NewServer(engine.New(engine.Options{}), api.Options{})
 	sg, _ := New(strict, Options{Mode: Refuse})
-	if resp := do(sg, "GET", "/People()", ""); resp.Status != 403 {
+	if resp := apitest.Do(sg, "GET", "/People()", ""); resp.Status != 403 {
 		t.Errorf("unsigned scan: %d %s, want 403 before any refusal of the scan", resp.Status, resp.Body)
 	}
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
-	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/blobapi"
+	"github.com/tablelab/tablelab/engine/api/internal/apitest"
 	"github.com/tablelab/tablelab/engine/api/queueapi"
 	"github.com/tablelab/tablelab/engine/blob"
 	"github.com/tablelab/tablelab/engine/queue"
@@ -21,8 +21,6 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-var anonymous = &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()}, AllowAnonymous: true}
-
 // tables returns the Table service of a store on c, held to targets,
 // with a table People.
 func tables(t *testing.T, c *clock, targets Targets) (api.Service, *Limiter) {
@@ -32,20 +30,11 @@ func tables(t *testing.T, c *clock, targets Targets) (api.Service, *Limiter) {
 		t.Fatal(err)
 	}
 	l := NewLimiter(targets, c.now)
-	return l.Wrap(Table, api.NewServer(store, api.Options{Verifier: anonymous})), l
-}
-
-func do(s api.Service, method, target, body string, headers ...string) *api.Response {
-	r := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10002", Scheme: "http", Body: []byte(body)}
-	r.Header.Set("Accept", "application/json;odata=nometadata")
-	for i := 0; i+1 < len(headers); i += 2 {
-		r.Header.Set(headers[i], headers[i+1])
-	}
-	return s.Serve(r)
+	return l.Wrap(Table, api.NewServer(store, api.Options{Verifier: apitest.Anonymous()})), l
 }
 
 func insert(s api.Service, pk, rk string) *api.Response {
-	return do(s, "POST", "/People", `{"PartitionKey":"`+pk+`","RowKey":"`+rk+`"}`, "Prefer", "return-no-content")
+	return apitest.Do(s, "POST", "/People", `{"PartitionKey":"`+pk+`","RowKey":"`+rk+`"}`, "Prefer", "return-no-content")
 }
 
 // wantBusy checks resp is 503 ServerBusy with msg, in the Table
@@ -70,8 +59,8 @@ func TestPartitionTarget(t *testing.T) {
 		}
 	}
 	wantBusy(t, insert(s, "a", "3"), PartitionBusy)
-	wantBusy(t, do(s, "PUT", "/People(PartitionKey='a',RowKey='4')", `{}`), PartitionBusy)
-	if r := do(s, "GET", "/People(PartitionKey='a',RowKey='3')", ""); r.Status != 503 {
+	wantBusy(t, apitest.Do(s, "PUT", "/People(PartitionKey='a',RowKey='4')", `{}`), PartitionBusy)
+	if r := apitest.Do(s, "GET", "/People(PartitionKey='a',RowKey='3')", ""); r.Status != 503 {
 		t.Fatalf("a read of the busy partition: %d, want 503", r.Status)
 	}
 	if r := insert(s, "b", "0"); r.Status != 204 {
@@ -84,7 +73,7 @@ func TestPartitionTarget(t *testing.T) {
 		t.Fatalf("next second: %d %s", r.Status, r.Body)
 	}
 	// The refused writes did nothing.
-	if r := do(s, "GET", "/People(PartitionKey='a',RowKey='4')", ""); r.Status != 404 {
+	if r := apitest.Do(s, "GET", "/People(PartitionKey='a',RowKey='4')", ""); r.Status != 404 {
 		t.Fatalf("a refused write is there: %d %s", r.Status, r.Body)
 	}
 }
@@ -99,11 +88,11 @@ func TestAccountTarget(t *testing.T) {
 			t.Fatal(r.Status)
 		}
 	}
-	if r := do(s, "GET", "/Tables", ""); r.Status != 200 {
+	if r := apitest.Do(s, "GET", "/Tables", ""); r.Status != 200 {
 		t.Fatalf("query tables (one operation): %d", r.Status)
 	}
 	wantBusy(t, insert(s, "9", "r"), AccountBusy)
-	wantBusy(t, do(s, "GET", "/Tables", ""), AccountBusy)
+	wantBusy(t, apitest.Do(s, "GET", "/Tables", ""), AccountBusy)
 	c.t = c.t.Add(time.Second)
 	if r := insert(s, "9", "r"); r.Status != 204 {
 		t.Fatal(r.Status)
@@ -111,7 +100,7 @@ func TestAccountTarget(t *testing.T) {
 	// "people" is People's partition 9 too.
 	p, _ := tables(t, c, Targets{Partition: 1})
 	insert(p, "x", "1")
-	wantBusy(t, do(p, "PUT", "/people(PartitionKey='x',RowKey='2')", `{}`), PartitionBusy)
+	wantBusy(t, apitest.Do(p, "PUT", "/people(PartitionKey='x',RowKey='2')", `{}`), PartitionBusy)
 }
 
 // batch is a change set of n inserts into partition pk of People.
@@ -133,28 +122,28 @@ func TestBatchesAndReads(t *testing.T) {
 	c := &clock{time.Unix(1_800_000_000, 0)}
 	s, l := tables(t, c, Targets{Partition: 5, Account: 1000})
 	body, ct := batch("a", 4)
-	if r := do(s, "POST", "/$batch", body, "Content-Type", ct); r.Status != 202 || strings.Contains(string(r.Body), "odata.error") {
+	if r := apitest.Do(s, "POST", "/$batch", body, "Content-Type", ct); r.Status != 202 || strings.Contains(string(r.Body), "odata.error") {
 		t.Fatalf("batch: %d %s", r.Status, r.Body)
 	}
 	if n := l.parts[partition("devstoreaccount1", "People", "a")]; n != 4 {
 		t.Fatalf("a batch of 4 counted %d", n)
 	}
 	body, ct = batch("a", 2)
-	wantBusy(t, do(s, "POST", "/$batch", body, "Content-Type", ct), PartitionBusy)
+	wantBusy(t, apitest.Do(s, "POST", "/$batch", body, "Content-Type", ct), PartitionBusy)
 	c.t = c.t.Add(time.Second)
 	body, ct = batch("b", 8)
-	if r := do(s, "POST", "/$batch", body, "Content-Type", ct); r.Status != 202 || strings.Contains(string(r.Body), "odata.error") {
+	if r := apitest.Do(s, "POST", "/$batch", body, "Content-Type", ct); r.Status != 202 || strings.Contains(string(r.Body), "odata.error") {
 		t.Fatalf("a batch over the target, first of its second: %d %s", r.Status, r.Body)
 	}
 	c.t = c.t.Add(time.Second)
-	if r := do(s, "GET", "/People()?$filter="+url.QueryEscape("PartitionKey eq 'b'"), ""); r.Status != 200 {
+	if r := apitest.Do(s, "GET", "/People()?$filter="+url.QueryEscape("PartitionKey eq 'b'"), ""); r.Status != 200 {
 		t.Fatalf("partition scan: %d %s", r.Status, r.Body)
 	}
 	if n := l.parts[partition("devstoreaccount1", "People", "b")]; n != 8 {
 		t.Fatalf("a partition scan of 8 counted %d", n)
 	}
-	wantBusy(t, do(s, "GET", "/People(PartitionKey='b',RowKey='1')", ""), PartitionBusy)
-	if r := do(s, "GET", "/People()", ""); r.Status != 200 {
+	wantBusy(t, apitest.Do(s, "GET", "/People(PartitionKey='b',RowKey='1')", ""), PartitionBusy)
+	if r := apitest.Do(s, "GET", "/People()", ""); r.Status != 200 {
 		t.Fatalf("table scan: %d", r.Status)
 	}
 	if n := l.accounts["devstoreaccount1"]; n != 8+12 {
@@ -174,18 +163,18 @@ func TestQueueAndBlob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := l.Wrap(Queue, queueapi.NewServer(qsvc, queueapi.Options{Verifier: anonymous}))
-	if r := do(q, "PUT", "/jobs", ""); r.Status != 201 {
+	q := l.Wrap(Queue, queueapi.NewServer(qsvc, queueapi.Options{Verifier: apitest.Anonymous()}))
+	if r := apitest.Do(q, "PUT", "/jobs", ""); r.Status != 201 {
 		t.Fatalf("create queue: %d %s", r.Status, r.Body)
 	}
-	if r := do(q, "POST", "/jobs/messages", "<QueueMessage><MessageText>x</MessageText></QueueMessage>"); r.Status != 201 {
+	if r := apitest.Do(q, "POST", "/jobs/messages", "<QueueMessage><MessageText>x</MessageText></QueueMessage>"); r.Status != 201 {
 		t.Fatalf("put: %d %s", r.Status, r.Body)
 	}
-	r := do(q, "GET", "/jobs/messages?numofmessages=2", "")
+	r := apitest.Do(q, "GET", "/jobs/messages?numofmessages=2", "")
 	if r.Status != 503 || r.Reason != Reason || !strings.Contains(string(r.Body), "<Code>ServerBusy</Code><Message>The server is busy.\nRequestId:") {
 		t.Fatalf("getting 2 more messages than 3: %d %q %s", r.Status, r.Reason, r.Body)
 	}
-	if r := do(q, "GET", "/jobs/messages", ""); r.Status != 200 {
+	if r := apitest.Do(q, "GET", "/jobs/messages", ""); r.Status != 200 {
 		t.Fatalf("getting one: %d %s", r.Status, r.Body)
 	}
 
@@ -193,19 +182,19 @@ func TestQueueAndBlob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := l.Wrap(Blob, blobapi.NewServer(bsvc, blobapi.Options{Verifier: anonymous}))
-	if r := do(b, "PUT", "/box?restype=container", ""); r.Status != 201 {
+	b := l.Wrap(Blob, blobapi.NewServer(bsvc, blobapi.Options{Verifier: apitest.Anonymous()}))
+	if r := apitest.Do(b, "PUT", "/box?restype=container", ""); r.Status != 201 {
 		t.Fatalf("create container: %d %s", r.Status, r.Body)
 	}
 	for i := range 2 {
-		if r := do(b, "PUT", "/box/a.txt", "hello", "x-ms-blob-type", "BlockBlob"); r.Status != 201 {
+		if r := apitest.Do(b, "PUT", "/box/a.txt", "hello", "x-ms-blob-type", "BlockBlob"); r.Status != 201 {
 			t.Fatalf("put blob %d: %d %s", i, r.Status, r.Body)
 		}
 	}
-	if r := do(b, "GET", "/box/a.txt", ""); r.Status != 503 || !strings.Contains(string(r.Body), "<Code>ServerBusy</Code>") {
+	if r := apitest.Do(b, "GET", "/box/a.txt", ""); r.Status != 503 || !strings.Contains(string(r.Body), "<Code>ServerBusy</Code>") {
 		t.Fatalf("third request for one blob: %d %s", r.Status, r.Body)
 	}
-	if r := do(b, "PUT", "/box/b.txt", "hello", "x-ms-blob-type", "BlockBlob"); r.Status != 201 {
+	if r := apitest.Do(b, "PUT", "/box/b.txt", "hello", "x-ms-blob-type", "BlockBlob"); r.Status != 201 {
 		t.Fatalf("another blob: %d %s", r.Status, r.Body)
 	}
 	// The account counts both services: three queue operations (create,
