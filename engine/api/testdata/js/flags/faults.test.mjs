@@ -72,12 +72,13 @@ test("faults: a dropped connection is a network error the SDK sees as one", asyn
 test("faults: latency delays the operation it names, and only it", async () => {
   const table = clientOf(seven.conn, { tableName: "slow" });
   await table.createTable();
-  let start = Date.now();
-  await table.createEntity({ partitionKey: "p", rowKey: "r" });
-  assert.ok(Date.now() - start < 300, "the insert waited");
-  start = Date.now();
-  await count(table, "PartitionKey eq 'p'");
+  const marks = [];
+  const onResponse = (r) => marks.push(r.headers.get("x-tablelab-fault") ?? "");
+  await table.createEntity({ partitionKey: "p", rowKey: "r" }, { onResponse });
+  const start = Date.now();
+  for await (const _ of table.listEntities({ queryOptions: { filter: "PartitionKey eq 'p'" }, onResponse }));
   assert.ok(Date.now() - start >= 300, `the query took ${Date.now() - start} ms`);
+  assert.deepEqual(marks, ["", "latency 300ms"]);
 });
 
 test("faults: when=after, the write is done and its answer lost", async () => {
