@@ -84,6 +84,9 @@ type config struct {
 	// cosmos runs the Table service under the Azure Cosmos DB for Table
 	// profile (api.Options.Cosmos).
 	cosmos bool
+	// prod holds the flags of production's behaviour: scans, throttling,
+	// faults, paging.
+	prod production
 }
 
 func parseFlags(args []string) (config, error) {
@@ -107,6 +110,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.oauth, "oauth", "", "`basic` accepts OAuth bearer tokens (needs -cert): a JWT's audience, issuer and lifetime are checked as Azurite's --oauth basic does, its signature is not")
 	fs.BoolVar(&c.cosmos, "cosmos", false, "answer table requests as Azure Cosmos DB for Table differs from Table storage: results not in key order, every property indexed, RowKey at most 255 bytes, batch at most 2 MiB, case-sensitive table names (a model for design, not Cosmos DB)")
 	fs.Int64Var(&c.compact, "compact-bytes", 0, "log size in `bytes` past which a snapshot may be taken (default 8 MiB; the log is also kept below the live data size)")
+	c.prod.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tablelab [flags]\n\nThe Azure Blob, Queue and Table services on http://127.0.0.1:10000, 10001 and 10002/devstoreaccount1 (see README.md).\n\n")
 		fs.PrintDefaults()
@@ -122,6 +126,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	c.given = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
+	if err := c.prod.check(c.given); err != nil {
+		return c, err
+	}
 	if (c.certFile == "") != (c.keyFile == "") {
 		return c, errors.New("-cert and -key go together")
 	}
@@ -354,6 +361,12 @@ func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) 
 		method, target, note := string(ctx.Method()), string(ctx.RequestURI()), ""
 		if p := h.Peek("X-Tablelab-Plan"); len(p) > 0 {
 			note = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, h.Peek("X-Tablelab-Examined"), h.Peek("X-Tablelab-Returned"))
+		}
+		if w := h.Peek("X-Tablelab-Scan-Warning"); len(w) > 0 {
+			note += " scan"
+		}
+		if f := h.Peek("X-Tablelab-Fault"); len(f) > 0 {
+			note += fmt.Sprintf(" fault=%q", f)
 		}
 		if r := apifasthttp.RefusalOf(ctx); r != nil {
 			if r.Unparsed {

@@ -156,7 +156,7 @@ func TestHelpExitsZero(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tablelab -h: %v\n%s", err, out)
 	}
-	for _, flag := range []string{"-blob-addr", "-queue-addr", "-table-addr", "-data", "-memory", "-loose", "-hold-mib"} {
+	for _, flag := range []string{"-blob-addr", "-queue-addr", "-table-addr", "-data", "-memory", "-loose", "-hold-mib", "-scan", "-scan-plans", "-throttle", "-fault", "-faults", "-fault-seed", "-paging", "-page-budget"} {
 		if !strings.Contains(string(out), flag) {
 			t.Errorf("tablelab -h does not print %s:\n%s", flag, out)
 		}

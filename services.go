@@ -92,7 +92,10 @@ func openServices(cfg config, tables *engine.Store, accounts []auth.Account, log
 		}
 		closers = append(closers, closeSettings)
 		services = append(services, &service{name: "Table", flag: "table-addr", addr: cfg.tableAddr,
-			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: accountsettings.New(settings), Cosmos: cfg.cosmos})})
+			core: api.NewServer(tables, api.Options{Verifier: verifier(), Settings: accountsettings.New(settings), Cosmos: cfg.cosmos, Paging: cfg.prod.pagingOf()})})
+	}
+	if err := cfg.prod.instruments(services, tables.Now, logger); err != nil {
+		return nil, closeAll, err
 	}
 	return services, closeAll, nil
 }

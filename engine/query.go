@@ -97,6 +97,27 @@ type Query struct {
 	After *Continuation
 	// Range, when set, hides every entity outside it.
 	Range *KeyRange
+	// Paging says where else the page may end; the zero value ends it
+	// only when it is full or the store's budget is spent.
+	Paging Paging
+}
+
+// Paging says where a query page may end before it is full, as the
+// service's pages may: a client that follows continuations sees the same
+// entities whatever it says, and one that reads only the first page sees
+// fewer.
+type Paging struct {
+	// MaxExamined, when positive and below the store's budget
+	// (Options.MaxExamined), ends a page once it has examined this many
+	// entities, matching or not, as the service ends one after a few
+	// seconds of work: the page may be short, or empty, and still carry a
+	// continuation.
+	MaxExamined int
+	// PartitionBreaks ends the page of a query that is not confined to
+	// one partition where its walk reaches the next partition, as the
+	// service may end one where a partition server's range ends: a
+	// partition without a match gives an empty page with a continuation.
+	PartitionBreaks bool
 }
 
 // Plan says how a query page was executed and what it cost.
@@ -254,6 +275,11 @@ type queryPlan struct {
 	filter *odata.Filter
 	top    int
 	rng    *KeyRange
+	// maxExamined is the page's examination budget.
+	maxExamined int
+	// breaks ends the page at the next partition: Paging.PartitionBreaks,
+	// for a walk that may cross partitions.
+	breaks bool
 }
 
 // plan parses and plans a query: the key range its filter allows, moved
@@ -292,10 +318,16 @@ func (s *Store) plan(tableName string, q Query) (*queryPlan, error) {
 		filter: f.Residual(fp),
 		top:    top,
 		rng:    q.Range,
+
+		maxExamined: s.maxExamined,
+	}
+	if m := q.Paging.MaxExamined; m > 0 && m < p.maxExamined {
+		p.maxExamined = m
 	}
 	if p.point {
 		return p, nil
 	}
+	p.breaks = q.Paging.PartitionBreaks && !p.bounds.partition
 	b := &p.bounds
 	if q.After != nil {
 		after := keyspace.Key(id, q.After.PartitionKey, q.After.RowKey)
@@ -336,8 +368,10 @@ func (s *Store) walk(p *queryPlan, pg *pager) {
 	defer release()
 	// What a filter turns down of the entities held in memory, the bulk
 	// of a scan, is decided here rather than in a call to visit; the
-	// rest (matches, settled entities, a full page) goes to visit.
-	f, plain := p.filter, p.filter != nil && p.rng == nil
+	// rest (matches, settled entities, a full page, and with partition
+	// breaks every entity, since visit decides where the page ends) goes
+	// to visit.
+	f, plain := p.filter, p.filter != nil && p.rng == nil && !p.breaks
 	// A range of integers, the commonest filter, is tested here with
 	// one direct call to read the property; Match, two calls through
 	// interfaces, decides the rest.
@@ -385,6 +419,8 @@ func (s *Store) walk(p *queryPlan, pg *pager) {
 type pager struct {
 	p           *queryPlan
 	maxExamined int
+	// partition is the PartitionKey the page began in, under breaks.
+	partition   string
 	page        Page
 	err         error
 	rec         keyspace.Record
@@ -395,7 +431,7 @@ type pager struct {
 func (s *Store) pager(p *queryPlan) *pager {
 	return &pager{
 		p:           p,
-		maxExamined: s.maxExamined,
+		maxExamined: p.maxExamined,
 		page:        Page{Table: p.table, Plan: Plan{Class: p.class}},
 		values:      keyspace.ValueReader{Files: s.values},
 		// A point lookup reads once, so the page may as well keep the
@@ -407,7 +443,7 @@ func (s *Store) pager(p *queryPlan) *pager {
 // visit examines one item, and reports whether the walk should go on.
 func (pg *pager) visit(it keyspace.Item) bool {
 	page, f := &pg.page, pg.p.filter
-	if len(page.Entities) == pg.p.top || page.Plan.Examined == pg.maxExamined {
+	if len(page.Entities) == pg.p.top || page.Plan.Examined == pg.maxExamined || pg.p.breaks && pg.crosses(it) {
 		page.Next = &Continuation{PartitionKey: it.PK(), RowKey: it.RK()}
 		return false
 	}
@@ -453,6 +489,16 @@ func (pg *pager) visit(it keyspace.Item) bool {
 	}
 	pg.lastMatched = matched
 	return true
+}
+
+// crosses reports whether it lies in another partition than the page
+// began in; the page's first item sets that partition.
+func (pg *pager) crosses(it keyspace.Item) bool {
+	if pg.page.Plan.Examined == 0 {
+		pg.partition = it.PK()
+		return false
+	}
+	return it.PK() != pg.partition
 }
 
 // internal reports a failure to read what the store holds as the

@@ -95,7 +95,9 @@ function knowsFlag(bin, name) {
  * its Blob and Queue services on blobPort and queuePort (10000 and 10001
  * when free) when the build has them, and, when the build has -site-addr,
  * its site on another free port; args are added to the command line.
- * Returns the ports, whether it serves the site, and stop().
+ * With devPorts false every port is any free one: a test that starts a
+ * server of its own leaves the development ports to the one the others
+ * share. Returns the ports, whether it serves the site, and stop().
  */
 export async function startServer(opts = {}) {
   // A port found free may be taken before the server binds it (another
@@ -109,18 +111,19 @@ export async function startServer(opts = {}) {
   }
 }
 
-async function startServerOnce({ site = false, args: extra = [] } = {}) {
+async function startServerOnce({ site = false, args: extra = [], devPorts = true } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
   const bin = serverBinary();
-  const tablePort = await freePort(10002);
+  const dev = (port) => (devPorts ? port : 0);
+  const tablePort = await freePort(dev(10002));
   // Not -quiet: the request log's tail says what the server saw when a
   // test fails.
   const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`, ...extra];
   let blobPort = 0;
   let queuePort = 0;
   if (knowsFlag(bin, "blob-addr")) {
-    blobPort = await freePort(10000);
-    queuePort = await freePort(10001);
+    blobPort = await freePort(dev(10000));
+    queuePort = await freePort(dev(10001));
     args.push("-blob-addr", `127.0.0.1:${blobPort}`, "-queue-addr", `127.0.0.1:${queuePort}`);
   }
   let sitePort = 0;

@@ -34,6 +34,11 @@ func npmCI(env Env, dir string) error {
 	return cmd.Run()
 }
 
+// FlagsDir, under JSDir, holds the walks of the production flags
+// (-throttle, -fault, -paging, -scan): the Worker's tier runs JSDir's
+// walks against the Worker, and these are of the local server alone.
+const FlagsDir = "flags"
+
 // devstoreCheck names the walk's tests of UseDevelopmentStorage=true,
 // which need the services on their development ports (Blob 10000, Queue
 // 10001, Table 10002).
@@ -47,7 +52,8 @@ const devstoreCheck = "UseDevelopmentStorage=true"
 // (STORAGE_CONNECTION_STRING) and to the Table service alone
 // (TABLES_CONNECTION_STRING); TABLES_DEVSTORE=1 says the Table service is
 // on 10002, STORAGE_DEVSTORE=1 that all three are on their development
-// ports.
+// ports. The walks in FlagsDir start servers of their own with the flags
+// they test, from the binary built here (TABLELAB_BIN), on free ports.
 func JSWalk(env Env) Tally {
 	tmp, err := os.MkdirTemp("", "tablelab-test-")
 	if err != nil {
@@ -73,13 +79,16 @@ func JSWalk(env Env) Tally {
 	if len(files) == 0 {
 		return Check("js walk", errors.New("no *.test.mjs files in "+JSDir))
 	}
+	flagged, _ := filepath.Glob(filepath.Join(dir, FlagsDir, "*.test.mjs"))
 	nodeArgs := []string{"--test", "--test-reporter=tap"}
-	for _, f := range files {
-		nodeArgs = append(nodeArgs, filepath.Base(f))
+	for _, f := range append(files, flagged...) {
+		rel, _ := filepath.Rel(dir, f)
+		nodeArgs = append(nodeArgs, rel)
 	}
 	cmd := exec.Command("node", nodeArgs...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), walkEnv(ends)...)
+	cmd.Env = append(cmd.Env, "TABLELAB_BIN="+bin)
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(&out, env.Out)
 	cmd.Stderr = env.Out

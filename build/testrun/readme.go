@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,13 @@ import (
 // js-example    the JavaScript example
 // js-run        the command that runs it
 // js-output     what it prints
+//
+// and, for each flag example NAME, run in the same npm folder against a
+// server started with the flags its first block gives:
+//
+// NAME-server   the one line `go run . FLAGS` (no quotes)
+// NAME-example  the JavaScript, saved as NAME.mjs
+// NAME-output   what `node NAME.mjs` prints
 var marker = regexp.MustCompile("(?m)^<!-- test: ([a-z-]+) -->\n```[a-z]*\n")
 
 // markedBlocks returns the README's marked fenced blocks by name.
@@ -47,7 +55,44 @@ func markedBlocks(md string) (map[string]string, error) {
 			return nil, fmt.Errorf("README: no block marked <!-- test: %s -->", name)
 		}
 	}
+	for _, name := range flagExamples(blocks) {
+		for _, part := range []string{"-example", "-output"} {
+			if blocks[name+part] == "" {
+				return nil, fmt.Errorf("README: the flag example %s has no block marked <!-- test: %s%s -->", name, name, part)
+			}
+		}
+		if _, err := serverFlags(blocks[name+"-server"]); err != nil {
+			return nil, fmt.Errorf("README: %s-server: %v", name, err)
+		}
+	}
 	return blocks, nil
+}
+
+// flagExamples returns the names of the flag examples among blocks, in
+// order.
+func flagExamples(blocks map[string]string) []string {
+	var names []string
+	for b := range blocks {
+		if name, ok := strings.CutSuffix(b, "-server"); ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// serverFlags reads a flag example's server block, one line
+// `go run . FLAGS`, into the flags.
+func serverFlags(block string) ([]string, error) {
+	line := strings.TrimSpace(block)
+	args, ok := strings.CutPrefix(line, "go run . ")
+	switch {
+	case !ok || strings.Contains(line, "\n"):
+		return nil, fmt.Errorf("%q is not one line `go run . FLAGS`", line)
+	case strings.ContainsAny(args, "'\"\\$`;&|<>#"):
+		return nil, fmt.Errorf("%q: the flags are run without a shell; write them without quotes or shell syntax", line)
+	}
+	return strings.Fields(args), nil
 }
 
 var (
@@ -115,43 +160,65 @@ func README(env Env) Tally {
 	srv.Stop()
 	srv, err = startAtDevStore(bin, tmp, "-memory")
 	t.Add(Check(signed, expectShell(tmp, blocks["curl-signed"], err, `"TableName":"orders"`)))
+	var folder string
 	if err == nil {
-		err = runJSExample(tmp, blocks, string(lock))
+		folder, err = runJSExample(tmp, blocks, string(lock))
 	}
 	t.Add(Check(js, err))
 	srv.Stop()
+	for _, name := range flagExamples(blocks) {
+		flags, _ := serverFlags(blocks[name+"-server"])
+		what := "README: the " + name + " example (go run . " + strings.Join(flags, " ") + ")"
+		if folder == "" {
+			t.Add(Check(what, errors.New("the JavaScript example's npm folder was not made")))
+			continue
+		}
+		srv, err := startAtDevStore(bin, tmp, flags...)
+		if err == nil {
+			err = runExample(folder, name+".mjs", blocks[name+"-example"], blocks[name+"-output"])
+		}
+		srv.Stop()
+		t.Add(Check(what, err))
+	}
 	return t
 }
 
 // runJSExample makes the fresh folder as the README says, saves the
 // example where its run command looks, runs it and compares the output.
-func runJSExample(dir string, blocks map[string]string, lock string) error {
+// It returns the folder, where the flag examples run too.
+func runJSExample(dir string, blocks map[string]string, lock string) (string, error) {
 	readme, pinned := sdkVersions(blocks["js-setup"], lock)
 	if readme == "" || readme != pinned {
-		return fmt.Errorf("the README installs @azure/data-tables@%s, the tests pin %s in %s", readme, pinned, JSDir)
+		return "", fmt.Errorf("the README installs @azure/data-tables@%s, the tests pin %s in %s", readme, pinned, JSDir)
 	}
 	if !strings.Contains(blocks["js-setup"], "npm init -y") {
-		return errors.New("the README's setup does not start from npm init -y")
+		return "", errors.New("the README's setup does not start from npm init -y")
 	}
 	if out, err := shell(dir, blocks["js-setup"]+"pwd\n"); err != nil {
-		return fmt.Errorf("setup: %v\n%s", err, out)
+		return "", fmt.Errorf("setup: %v\n%s", err, out)
 	} else {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		dir = lines[len(lines)-1] // where the setup left the reader
 	}
 	m := runScript.FindStringSubmatch(blocks["js-run"])
 	if m == nil {
-		return fmt.Errorf("the run block %q is not one `node FILE.mjs`", blocks["js-run"])
+		return dir, fmt.Errorf("the run block %q is not one `node FILE.mjs`", blocks["js-run"])
 	}
-	if err := os.WriteFile(filepath.Join(dir, m[1]), []byte(blocks["js-example"]), 0o644); err != nil {
+	return dir, runExample(dir, m[1], blocks["js-example"], blocks["js-output"])
+}
+
+// runExample saves code as file in dir, runs `node file` there and compares
+// what it prints with want.
+func runExample(dir, file, code, want string) error {
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(code), 0o644); err != nil {
 		return err
 	}
-	out, err := shell(dir, blocks["js-run"])
+	out, err := shell(dir, "node "+file+"\n")
 	if err != nil {
-		return fmt.Errorf("%s: %v\n%s", strings.TrimSpace(blocks["js-run"]), err, out)
+		return fmt.Errorf("node %s: %v\n%s", file, err, out)
 	}
-	if out != blocks["js-output"] {
-		return fmt.Errorf("the example printed %q, the README shows %q", out, blocks["js-output"])
+	if out != want {
+		return fmt.Errorf("node %s printed %q, the README shows %q", file, out, want)
 	}
 	return nil
 }

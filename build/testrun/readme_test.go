@@ -53,3 +53,32 @@ func TestMarkedBlocks(t *testing.T) {
 		t.Error("two blocks of one name passed")
 	}
 }
+
+// A flag example is three blocks, its server line without a shell's
+// syntax; one missing, or a line to be read by a shell, fails the README.
+func TestFlagExamples(t *testing.T) {
+	base := "<!-- test: js-output -->\n```text\nsmith john\n```\n"
+	for _, name := range []string{"curl-loose", "curl-signed", "js-setup", "js-example", "js-run"} {
+		base += "<!-- test: " + name + " -->\n```sh\nbody\n```\n"
+	}
+	example := func(server string) string {
+		return "<!-- test: slow-server -->\n```sh\n" + server + "\n```\n<!-- test: slow-example -->\n```js\nconsole.log(1)\n```\n<!-- test: slow-output -->\n```text\n1\n```\n"
+	}
+	blocks, err := markedBlocks(base + example("go run . -memory -fault op=QueryEntities,latency=1s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags, err := serverFlags(blocks["slow-server"])
+	if names := flagExamples(blocks); err != nil || len(names) != 1 || names[0] != "slow" || strings.Join(flags, " ") != "-memory -fault op=QueryEntities,latency=1s" {
+		t.Errorf("examples %q, flags %q, %v", names, flags, err)
+	}
+	for _, bad := range []string{
+		base + example("go run . -fault 'op=QueryEntities,latency=1s'"),
+		base + example("tablelab -memory"),
+		base + strings.Replace(example("go run . -memory"), "slow-output", "other", 1),
+	} {
+		if _, err := markedBlocks(bad); err == nil {
+			t.Errorf("passed:\n%s", bad[len(base):])
+		}
+	}
+}

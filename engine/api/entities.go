@@ -144,7 +144,7 @@ func (c *call) queryEntities() error {
 	if err != nil {
 		return err
 	}
-	q := engine.Query{Filter: c.rt.query.Get("$filter"), Top: top}
+	q := engine.Query{Filter: c.rt.query.Get("$filter"), Top: top, Paging: c.s.paging}
 	npk, nrk := c.rt.query.Get("NextPartitionKey"), c.rt.query.Get("NextRowKey")
 	if npk != "" {
 		var after engine.Continuation

@@ -105,6 +105,10 @@ type Request struct {
 // Response is the protocol's answer to a Request.
 type Response struct {
 	Status int
+	// Reason, when not empty, is the status line's reason phrase in place
+	// of the standard one for Status: the service words some statuses its
+	// own way ("Server Busy").
+	Reason string
 	Header Header
 	// Body is memory of this response's own (built for it, or the
 	// request's Scratch): a host may reuse it once the response is
@@ -115,6 +119,11 @@ type Response struct {
 	// host closes it once written, or when the client has gone.
 	BodyStream io.ReadCloser
 	BodyLength int64
+	// Drop asks the host to close the connection without answering, as a
+	// network fault would (package faults injects it); the rest of the
+	// response is what a log may say of it. A host that cannot drop a
+	// connection answers it as it is.
+	Drop bool
 }
 
 // Service is the protocol core of one storage service (Table, Queue or

@@ -55,6 +55,10 @@ type Options struct {
 	// names that differ by case. For the last, the store must be made
 	// with engine.Options.CaseSensitiveTableNames too.
 	Cosmos bool
+	// Paging says where query pages may end before they are full
+	// (engine.Paging); the zero value ends them only at $top and the
+	// store's budget.
+	Paging engine.Paging
 }
 
 // Server answers Table service requests from one store.
@@ -66,6 +70,7 @@ type Server struct {
 	date     dateHeader
 	settings Settings
 	cosmos   bool
+	paging   engine.Paging
 }
 
 // NewServer returns a protocol server over store. It reads the store's
@@ -73,7 +78,7 @@ type Server struct {
 // whoever sets the store's clock sets the server's. A nil store makes a
 // server that answers every request with an error, on the system clock.
 func NewServer(store *engine.Store, opts Options) *Server {
-	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: opts.Settings, cosmos: opts.Cosmos}
+	s := &Server{store: store, verifier: opts.Verifier, now: time.Now, newID: opts.NewID, settings: opts.Settings, cosmos: opts.Cosmos, paging: opts.Paging}
 	if s.settings == nil {
 		s.settings = noSettings{}
 	}

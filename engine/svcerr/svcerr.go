@@ -55,7 +55,14 @@ const (
 	AtomFormatNotSupported                  Code = "AtomFormatNotSupported"
 	NotImplemented                          Code = "NotImplemented"
 	InternalError                           Code = "InternalError"
+	ServerBusy                              Code = "ServerBusy"
+	OperationTimedOut                       Code = "OperationTimedOut"
 )
+
+// TableScanRefused is tablelab's own code, not the service's: the local
+// server's -scan fail refuses a query that plans as a scan, so that a
+// test suite that must never scan fails in CI (package scanguard).
+const TableScanRefused Code = "TableScanRefused"
 
 // Codes of the Queue and Blob services.
 const (
@@ -138,6 +145,9 @@ var codes = map[Code]codeInfo{
 	AtomFormatNotSupported:                  {415, "Atom format is not supported."},
 	NotImplemented:                          {501, "The requested operation is not implemented on the specified resource."},
 	InternalError:                           {500, "The server encountered an internal error. Please retry the request."},
+	ServerBusy:                              {503, "The server is currently unable to receive requests. Please retry your request."},
+	OperationTimedOut:                       {500, "The operation could not be completed within the permitted time."},
+	TableScanRefused:                        {400, "The query reads a whole table, which this server refuses (-scan fail)."},
 
 	QueueAlreadyExists:            {409, "The specified queue already exists."},
 	QueueNotFound:                 {404, "The specified queue does not exist."},

@@ -120,6 +120,16 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 		}
 	}
 	resp := h.Server.Serve(req)
+	if resp.Drop {
+		if scratch != nil {
+			h.bufs.Put(scratch)
+		}
+		// Written, though never sent, so that a request log sees what
+		// was decided.
+		write(ctx, resp)
+		drop(ctx)
+		return
+	}
 	if resp.BodyStream != nil {
 		if scratch != nil {
 			h.bufs.Put(scratch)
@@ -366,8 +376,24 @@ func linger(c net.Conn) {
 	}
 }
 
+// drop closes ctx's connection without answering, once the handler has
+// returned, and resets it where it can: the client sees its request cut
+// off, as when a connection to the service is lost.
+func drop(ctx *fasthttp.RequestCtx) {
+	ctx.HijackSetNoResponse(true)
+	ctx.Hijack(func(c net.Conn) {
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0)
+		}
+		c.Close()
+	})
+}
+
 func write(ctx *fasthttp.RequestCtx, resp *api.Response) {
 	ctx.SetStatusCode(resp.Status)
+	if resp.Reason != "" {
+		ctx.Response.Header.SetStatusMessage([]byte(resp.Reason))
+	}
 	hdr := &ctx.Response.Header
 	resp.Header.Each(func(name, value string) { hdr.Set(name, value) })
 	// SetBodyRaw hands over the slice without copying it: the core built

@@ -83,6 +83,16 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			resp = h.Server.Serve(req)
 		}
 	}
+	// net/http writes the standard reason phrase whatever resp.Reason
+	// says; a dropped answer closes the connection where it can.
+	if resp.Drop {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+	}
 	hdr := w.Header()
 	resp.Header.Each(func(name, value string) { hdr[name] = []string{value} })
 	// The length is known: saying so spares large answers the chunked
