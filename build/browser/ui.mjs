@@ -103,10 +103,15 @@ export function playgroundPage(dist) {
   return found[0];
 }
 
-/** Opens url (the playground, perhaps with a share fragment) and waits until it is ready. */
+/**
+ * Opens url (the playground, perhaps with a share fragment) and waits until
+ * it is ready. A url that differs from the page's only in its fragment
+ * does not load the page again: the playground already there opens it,
+ * and may show what it ran last.
+ */
 export async function openPlayground(page, url) {
   await page.goto(url, { waitUntil: "load" });
-  await page.waitForFunction(() => document.getElementById("playground")?.dataset.state === "ready");
+  await page.waitForFunction(() => ["ready", "done", "error", "stopped"].includes(document.getElementById("playground")?.dataset.state));
 }
 
 /**
