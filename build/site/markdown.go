@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
@@ -139,23 +138,9 @@ func pageLink(dest string) (string, error) {
 	return u.String(), nil
 }
 
-// plainText is the text of n without markup.
+// plainText is the text of n without markup, its code blocks left out.
 func plainText(n ast.Node, source []byte) string {
-	var b bytes.Buffer
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(source))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.TrimSpace(b.String())
+	var prose, code strings.Builder
+	writeSearchText(&prose, &code, n, source)
+	return strings.TrimSpace(prose.String())
 }
