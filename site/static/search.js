@@ -165,6 +165,9 @@ function show(query, found) {
   });
   active = -1;
   list.replaceChildren(...shown);
+  // A listbox without options is not one: with nothing found, the
+  // status alone says so.
+  list.hidden = shown.length === 0;
   list.dataset.query = query;
   status.textContent =
     found.length === 0 ? `No results for “${query}”` : `${found.length} result${found.length === 1 ? "" : "s"} for “${query}”`;
