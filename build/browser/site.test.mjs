@@ -102,19 +102,24 @@ function siteInChromium() {
   });
 
   test("search finds pages and headings from the index, and its links land on them", async () => {
+    // search.json is MiniSearch's serialized index: a document a section,
+    // its id the page's URL, with #anchor for a heading's section.
     const index = JSON.parse(readFileSync(join(distDir, "search.json"), "utf8"));
-    const indexed = index.map((p) => p.url).sort();
+    const docs = Object.entries(index.documentIds).map(([short, id]) => ({ id, ...index.storedFields[short] }));
     const { page, problems } = await open("index.html");
     // Every page a reader can reach is in the index (the playground too).
+    const indexed = docs.filter((d) => !d.id.includes("#")).map((d) => d.id).sort();
     assert.deepEqual(indexed, [...pages].sort(), "search.json's pages against dist/'s");
-    const heading = index.flatMap((p) => p.headings.map((h) => ({ ...h, url: p.url }))).find((h) => h.text.length > 6);
-    assert.ok(heading, "no heading in the index");
-    await page.locator("#search-input").fill(heading.text.slice(0, 6));
-    const hit = page.locator("#search-results a", { hasText: heading.text }).first();
+    const section = docs.find((d) => d.id.includes("#") && d.heading?.length > 12);
+    assert.ok(section, "no heading in the index");
+    const [url, id] = section.id.split("#");
+    await page.locator("#search-input").fill(section.heading);
+    const hit = page.locator(`#search-results [role=option][href$="${section.id}"]`);
     await hit.waitFor({ state: "visible" });
+    assert.equal(await hit.locator(".result-section").textContent(), section.heading);
     await hit.click();
-    await page.waitForURL((u) => u.pathname.endsWith(`/${heading.url}`) && u.hash === `#${heading.id}`);
-    assert.equal(await page.locator(`[id="${heading.id}"]`).count(), 1, `the heading #${heading.id} on ${heading.url}`);
+    await page.waitForURL((u) => u.pathname.endsWith(`/${url}`) && u.hash === `#${id}`);
+    assert.equal(await page.locator(`[id="${id}"]`).count(), 1, `the heading #${id} on ${url}`);
     assert.deepEqual(problems, []);
     await page.close();
   });

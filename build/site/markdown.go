@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -162,25 +161,11 @@ func pageLink(dest string) (string, error) {
 	return u.String(), nil
 }
 
-// plainText is the text of n without markup.
+// plainText is the text of n without markup, its code blocks left out.
 func plainText(n ast.Node, source []byte) string {
-	var b bytes.Buffer
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(source))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.TrimSpace(b.String())
+	var prose, code strings.Builder
+	writeSearchText(&prose, &code, n, source)
+	return strings.TrimSpace(prose.String())
 }
 
 // inlineMarkdown renders a front matter's one-line Markdown (a summary):
@@ -189,7 +174,7 @@ var inlineMarkdown = goldmark.New()
 
 // summaryHTML renders a summary's Markdown without the paragraph around it.
 func summaryHTML(summary string) template.HTML {
-	var b bytes.Buffer
+	var b strings.Builder
 	if err := inlineMarkdown.Convert([]byte(summary), &b); err != nil {
 		return template.HTML(template.HTMLEscapeString(summary))
 	}
@@ -202,19 +187,5 @@ func summaryHTML(summary string) template.HTML {
 // description and the pattern map's titles.
 func summaryText(summary string) string {
 	src := []byte(summary)
-	doc := inlineMarkdown.Parser().Parse(text.NewReader(src))
-	var b strings.Builder
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		if t, ok := n.(*ast.Text); ok {
-			b.Write(t.Segment.Value(src))
-			if t.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
+	return plainText(inlineMarkdown.Parser().Parse(text.NewReader(src)), src)
 }

@@ -6,7 +6,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -58,6 +57,8 @@ type Page struct {
 	Body     template.HTML
 	Headings []Heading
 	HasRuns  bool
+	// Sections are the page's parts for the search index.
+	Sections []Section
 }
 
 // frontMatter is what a content file may declare above its text.
@@ -106,7 +107,8 @@ func Build(o Options) error {
 	if err := writeSearchIndex(tmp, pages); err != nil {
 		return err
 	}
-	if err := copyTree(filepath.Join(o.Root, "site", "static"), filepath.Join(tmp, "static")); err != nil {
+	// vendor-src holds what the search bundle is rebuilt from.
+	if err := copyTree(filepath.Join(o.Root, "site", "static"), filepath.Join(tmp, "static"), "vendor-src"); err != nil {
 		return err
 	}
 	if err := writeChromaCSS(filepath.Join(tmp, "static", "chroma.css")); err != nil {
@@ -183,7 +185,7 @@ func readPages(dir string) ([]*Page, error) {
 
 // templateIDs are the element ids site/templates/page.html uses; a
 // heading or example of the page never takes one.
-var templateIDs = []string{"main", "search-input", "search-status", "search-results", "theme-toggle", "playground", "related-heading", "pg-about", "pg-about-title"}
+var templateIDs = []string{"main", "search-input", "search-panel", "search-status", "search-results", "theme-toggle", "playground", "related-heading", "pg-about", "pg-about-title"}
 
 // renderPage converts one content file; rel is its path under content/.
 func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
@@ -217,6 +219,7 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 		return nil, errs
 	}
 	url := strings.TrimSuffix(rel, ".md") + ".html"
+	headings := pc.Get(headingsKey).([]Heading)
 	p := &Page{
 		Src:         rel,
 		URL:         url,
@@ -230,8 +233,9 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 		// The renderer escapes text and refuses raw HTML (goldmark's
 		// default), so its output is safe to place as it is.
 		Body:     template.HTML(body.String()),
-		Headings: pc.Get(headingsKey).([]Heading),
+		Headings: headings,
 		HasRuns:  bytes.Contains(body.Bytes(), []byte(`class="run-example"`)),
+		Sections: pageSections(doc, src, headings),
 	}
 	return p, nil
 }
@@ -399,30 +403,6 @@ func writePages(out string, tmpl *template.Template, pages []*Page) error {
 		}
 	}
 	return nil
-}
-
-// An indexEntry is one page in search.json.
-type indexEntry struct {
-	Title    string    `json:"title"`
-	URL      string    `json:"url"`
-	Summary  string    `json:"summary,omitempty"`
-	Headings []Heading `json:"headings"`
-}
-
-// writeSearchIndex writes search.json: the titles and headings the search
-// box looks through, built here so the page needs no server.
-func writeSearchIndex(out string, pages []*Page) error {
-	entries := make([]indexEntry, 0, len(pages))
-	for _, p := range pages {
-		e := indexEntry{Title: p.Title, URL: p.URL, Summary: p.Summary, Headings: []Heading{}}
-		e.Headings = append(e.Headings, p.Headings...)
-		entries = append(entries, e)
-	}
-	b, err := json.Marshal(entries)
-	if err != nil {
-		return err
-	}
-	return writeFile(filepath.Join(out, "search.json"), append(b, '\n'))
 }
 
 func writeFile(name string, data []byte) error {

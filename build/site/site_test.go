@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -150,13 +153,26 @@ func TestBuildFixture(t *testing.T) {
 			t.Errorf("chroma.css lacks %s", want)
 		}
 	}
-	var index2 []indexEntry
-	if err := json.Unmarshal([]byte(files["search.json"]), &index2); err != nil {
+	// search.json is MiniSearch's serialized index of every section: the
+	// keys page's opening (its title) and its one heading's section, whose
+	// text is the run block's code and the prose after it.
+	var searchIndex serializedIndex
+	if err := json.Unmarshal([]byte(files["search.json"]), &searchIndex); err != nil {
 		t.Fatal(err)
 	}
-	if len(index2) != 3 || index2[2].Title != "Keys" || index2[2].URL != "guide/keys.html" ||
-		len(index2[2].Headings) != 1 || index2[2].Headings[0] != (Heading{Text: "Point reads", ID: "point-reads"}) {
-		t.Errorf("search.json: %+v", index2)
+	var ids []string
+	for i := range searchIndex.DocumentCount {
+		ids = append(ids, searchIndex.DocumentIDs[strconv.Itoa(i)])
+	}
+	wantIDs := []string{"index.html", "index.html#start-here", "play.html", "guide/keys.html", "guide/keys.html#point-reads"}
+	if !slices.Equal(ids, wantIDs) || searchIndex.SerializationVersion != 2 {
+		t.Errorf("search.json documents %q (version %d), want %q", ids, searchIndex.SerializationVersion, wantIDs)
+	}
+	if got, want := searchIndex.StoredFields["4"], map[string]string{"heading": "Point reads", "text": "Back home.", "code": "print(1)"}; !maps.Equal(got, want) {
+		t.Errorf("search.json's point-reads section stores %q, want %q", got, want)
+	}
+	if got := searchIndex.StoredFields["3"]; !maps.Equal(got, map[string]string{"title": "Keys"}) {
+		t.Errorf("search.json's keys page opening stores %q", got)
 	}
 	if err := Check(out, false); err != nil {
 		t.Error(err)

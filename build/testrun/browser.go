@@ -19,9 +19,10 @@ const BrowserDir = "build/browser"
 const chromiumPath = "/usr/bin/chromium"
 
 // Browser runs the built site in headless Chromium (build/browser's
-// site.test.mjs): every page, every run example, share links, export and
-// import, reload persistence, responsiveness under a load, screenshots.
-// It installs Debian's chromium when it is missing.
+// site.test.mjs and search.test.mjs): every page, every run example, share
+// links, export and import, reload persistence, responsiveness under a
+// load, the search box, screenshots. It installs Debian's chromium when it
+// is missing.
 func Browser(env Env) Tally {
 	const what = "the site in headless Chromium"
 	t, ok := browserSetup(env)
@@ -32,7 +33,7 @@ func Browser(env Env) Tally {
 		t.Add(env.CannotRun(what, reason))
 		return t
 	}
-	t.Add(nodeTests(env, what, "site.test.mjs"))
+	t.Add(nodeTests(env, what, "site.test.mjs", "search.test.mjs"))
 	return t
 }
 
