@@ -40,7 +40,11 @@ export async function startSite() {
       }
     });
     page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+    // A load the page itself gave up (it navigated away while a worker
+    // was starting) is not a failure of the site.
+    page.on("requestfailed", (r) => {
+      if (r.failure()?.errorText !== "net::ERR_ABORTED") problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+    });
     page.on("response", (r) => {
       if (r.status() >= 400 && !expect.includes(r.status())) problems.push(`HTTP ${r.status()}: ${r.url()}`);
     });

@@ -11,7 +11,7 @@ import { startSite } from "./browse.mjs";
 import { htmlPages, siteExamples } from "./examples.mjs";
 import { outDir } from "./record.mjs";
 import { distDir } from "./server.mjs";
-import { editorCode, openPlayground, playgroundPage, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
+import { editFigure, editorCode, openPlayground, resetStore, setKeep, showPanel, playgroundPage, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
 
 const missing = missingBrowser();
 if (missing) {
@@ -51,21 +51,6 @@ for await (const table of service.listTables()) {
 await t.createTable();
 for (let i = 0; i < ${n}; i++) await t.upsertEntity({ partitionKey: "p", rowKey: "r" + i, n: i });
 print("wrote ${name}");`;
-
-  // setKeep turns "Keep changes" on or off, where the page has it: runs
-  // then write to the reader's own store.
-  async function setKeep(page, on) {
-    const box = page.locator("#pg-keep");
-    if ((await box.count()) === 0) return;
-    if ((await box.isChecked()) !== on) await box.click();
-  }
-
-  async function resetStore(page) {
-    await page.locator("#pg-reset").click();
-    const confirm = page.locator("dialog#pg-confirm[open] button[value=confirm]");
-    if (await confirm.isVisible().catch(() => false)) await confirm.click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
-  }
 
   // freshPlayground opens the playground with an empty store, keeping
   // changes between runs so a program can fill it.
@@ -370,6 +355,7 @@ print("found", n);`,
     const { page, problems } = await open();
     for (const [path, exs] of byPage) {
       await page.goto(base + path, { waitUntil: "load" });
+      await page.waitForFunction(() => [...document.querySelectorAll("figure.run-example")].every((f) => f.dataset.state));
       for (const ex of exs) {
         const link = page.locator(`figure[id="${ex.id}"] a.run-open`);
         assert.equal(await link.count(), 1, `${path}#${ex.id}: no Open in playground`);
@@ -398,15 +384,17 @@ await t.upsertEntity({ partitionKey: "p", rowKey: "r", n: 1 });
 for await (const e of t.listEntities({ queryOptions: { filter: "n eq 1" } })) print(e.rowKey);`,
     );
     assert.equal(ran.state, "done", ran.error);
-    await page.locator("#pg-wire-tab, [data-tab=wire]").first().click().catch(() => {});
+    await showPanel(page, "pg-wire");
     const query = page.locator("#pg-wire li", { hasText: "$filter" }).first();
     await query.locator("summary").click();
+    await query.locator(".pg-wire-headers").first().waitFor();
     const headers = (await query.locator(".pg-wire-headers").allTextContents()).join("\n").toLowerCase();
     for (const name of ["x-ms-version", "x-ms-client-request-id", "x-tablelab-plan", "x-tablelab-examined", "x-ms-request-id"]) {
       assert.ok(headers.includes(name), `the wire log shows ${name}: ${headers}`);
     }
     const write = page.locator("#pg-wire li[data-method=PUT], #pg-wire li[data-method=PATCH]").first();
     await write.locator("summary").click();
+    await write.locator(".pg-wire-headers").first().waitFor();
     assert.match((await write.locator(".pg-wire-headers").allTextContents()).join("\n").toLowerCase(), /etag/);
     await query.screenshot({ path: join(outDir, "wire-headers.png") });
     assert.deepEqual(problems, []);
@@ -430,7 +418,7 @@ for await (const e of t.listEntities({ queryOptions: { filter: "n eq 1" } })) pr
     const [ex] = siteExamples(distDir).filter((e) => !e.cosmos);
     await page.goto(base + ex.page, { waitUntil: "load" });
     const figure = page.locator(`figure[id="${ex.id}"]`);
-    await figure.locator(".cm-content").click();
+    await editFigure(page, ex.id);
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.press("Delete");
     const lines = ex.expected.replace(/\n$/, "").split("\n");

@@ -15,7 +15,7 @@ import { insertBatch, request } from "./rawhttp.mjs";
 import { outDir, writeBrowserRecord } from "./record.mjs";
 import { connectionString, distDir, requireDist, startServer } from "./server.mjs";
 import { TableClient } from "@azure/data-tables";
-import { openPlayground, playgroundPage, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram, switchFigure } from "./ui.mjs";
+import { editFigure, openPlayground, playgroundPage, resetStore, setKeep, showPanel, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram, switchFigure } from "./ui.mjs";
 
 const missing = missingBrowser();
 if (missing) {
@@ -380,8 +380,8 @@ function siteInChromium() {
   test("the playground: export → reset → import, and a reload keeps the store", async () => {
     const { page, problems } = await open();
     await openPlayground(page, base + playground);
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
+    await setKeep(page, true);
     const write = await runInPlayground(
       page,
       `const t = TableClient.fromConnectionString(connectionString, "Kept");
@@ -427,8 +427,7 @@ for await (const table of service.listTables()) {
     } finally {
       await local.stop();
     }
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
     const empty = await runInPlayground(page, listing);
     assert.equal(empty.output, "", "the store after Reset");
     await page.locator("#pg-import-file").setInputFiles(file);
@@ -438,7 +437,7 @@ for await (const table of service.listTables()) {
     // ETags (engine/dump says so); everything else comes back.
     const withoutStamps = (out) => out.split("\n").map((l) => l.split(" ").slice(0, 5).join(" "));
     assert.deepEqual(withoutStamps(imported.output), withoutStamps(before.output), "the store after Import");
-    await page.locator("#pg-reset").click();
+    await resetStore(page);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -452,8 +451,7 @@ for await (const table of service.listTables()) {
       }).observe({ type: "longtask" });
     });
     await openPlayground(page, base + playground);
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
     await page.evaluate(() => (window.__longTasks.length = 0));
     const start = Date.now();
     const load = await runInPlayground(
@@ -478,8 +476,7 @@ print(count);`,
     assert.equal(load.state, "done", load.error);
     assert.equal(load.output, "100000");
     assert.ok(long.every((d) => d <= 200), `long tasks over 200 ms: ${long.join(", ")}`);
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -488,7 +485,7 @@ print(count);`,
     const ex = examples[0];
     const { page, problems } = await open(ex.page);
     await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === "ready", ex.id);
-    await page.locator(`figure[id="${ex.id}"] .cm-content`).click();
+    await editFigure(page, ex.id);
     await page.keyboard.press("Control+Enter");
     await page.waitForFunction((id) => !["ready", "running"].includes(document.getElementById(id).dataset.state), ex.id, {
       timeout: 60000,
@@ -539,8 +536,8 @@ await t.getEntity("p", "r");`,
   test("the playground's queue and blob starters: a message back at once after sleep(30), folders, a range, a 412; the wire log names each request's service; both kept across a reload", async () => {
     const { page, problems } = await open();
     await openPlayground(page, base + playground);
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
+    await setKeep(page, true);
     const starter = async (title) => {
       const index = await page.locator("#pg-starter option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)), title);
       assert.ok(index > 0, `no starter "${title}"`);
@@ -577,6 +574,7 @@ await t.getEntity("p", "r");`,
     assert.ok(blobWire.every((w) => w.startsWith("blob ")), blobWire.join("; "));
     assert.ok(blobWire.includes("blob GET 206") && blobWire.includes("blob PUT 412"), blobWire.join("; "));
     // A request's bodies show when it is opened: the listing's XML.
+    await showPanel(page, "pg-wire");
     const listing = page.locator("#pg-wire li", { hasText: "comp=list" }).first();
     await listing.locator("summary").click();
     // …laid out an element a line.
@@ -601,8 +599,7 @@ await jobs.sendMessage("after the reload");`,
 print((await jobs.peekMessages()).peekedMessageItems.map((m) => m.messageText));`,
     );
     assert.equal(message.output, '["after the reload"]');
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -646,8 +643,7 @@ print((await jobs.peekMessages()).peekedMessageItems.map((m) => m.messageText));
   test("partition heat: a burst into one partition goes over the 2,000/s line in its one second; the same burst spread over five does not", async () => {
     const { page, problems } = await open();
     await openPlayground(page, base + playground);
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
     // 2,500 inserts, 100 a batch: the partition is the hour for the burst,
     // the hour and a shard of five for the spread one.
     const burst = (table, key) => `const t = TableClient.fromConnectionString(connectionString, "${table}");
@@ -683,6 +679,7 @@ print("done");`;
       rows: [["2026-05-01T12", 2500, "true"], ["2026-05-01T13", 1, "false"]],
     });
     assert.equal(await page.locator("#pg-heat li.heat-over .heat-over-label").textContent(), " over");
+    await showPanel(page, "pg-heat");
     await page.locator("#pg-heat-panel").screenshot({ path: join(outDir, "heat-over.png") });
 
     const spread = await runInPlayground(page, burst("SpreadLog", `"2026-05-01T12-" + (b % 5)`));
@@ -693,9 +690,9 @@ print("done");`;
       heat.rows,
       [0, 1, 2, 3, 4].map((s) => [`2026-05-01T12-${s}`, 500, "false"]).concat([["2026-05-01T13", 1, "false"]]),
     );
+    await showPanel(page, "pg-heat");
     await page.locator("#pg-heat-panel").screenshot({ path: join(outDir, "heat-spread.png") });
-    await page.locator("#pg-reset").click();
-    await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+    await resetStore(page);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -812,7 +809,7 @@ print("done");`;
     const ran = await runInPlayground(page);
     assert.equal(ran.state, "done", ran.error);
     await page.screenshot({ path: join(outDir, "playground.png"), fullPage: true });
-    await page.locator("#pg-reset").click();
+    await resetStore(page);
     assert.deepEqual(problems, [], "playground.png");
     await page.close();
   });

@@ -171,3 +171,38 @@ export function sharedProgram(link) {
 export function editorCode(page, root) {
   return page.evaluate((root) => document.querySelector(`${root} .cm-content`).cmTile.root.view.state.doc.toString(), root);
 }
+
+/**
+ * Opens the editor of the example figure#id (a click on its code, as a
+ * reader does) and puts the caret in it.
+ */
+export async function editFigure(page, id) {
+  const figure = page.locator(`figure[id="${id}"]`);
+  await page.waitForFunction((id) => document.getElementById(id)?.dataset.state, id);
+  if ((await figure.locator(".cm-content").count()) === 0) await figure.locator(".run-code pre").click();
+  await figure.locator(".cm-content").click();
+}
+
+/**
+ * Empties the playground's store, confirming in its dialog, and waits
+ * until the page says so.
+ */
+export async function resetStore(page) {
+  await page.locator("#pg-reset").click();
+  await page.locator("dialog#pg-confirm[open] button[value=confirm]").click();
+  await page.waitForFunction(() => /empty/.test(document.getElementById("pg-status").textContent));
+}
+
+/**
+ * Turns the playground's Keep changes on or off: on, runs write to the
+ * reader's store; off, each works on a copy of it.
+ */
+export async function setKeep(page, on) {
+  const box = page.locator("#pg-keep");
+  if ((await box.isChecked()) !== on) await box.click();
+}
+
+/** Shows the playground's panel named id (pg-output, pg-wire, pg-heat, …). */
+export async function showPanel(page, id) {
+  await page.locator(`#${id}-tab`).click();
+}

@@ -33,7 +33,7 @@ func TestRunBlockHTML(t *testing.T) {
 	}
 	want := regexp.MustCompile(`(?s)^<p>Intro.</p>
 <figure class="run-example" id="example-1" data-plans="point,range">
-<div class="run-code"><pre class="chroma"><code>.*print.*</code></pre></div>
+<div class="run-code"><pre tabindex="0" class="chroma"><code>.*print.*</code></pre></div>
 <textarea class="run-source" hidden>print\(&#34;a&lt;b&#34; &amp;&amp; 1\);
 </textarea>
 <pre class="run-expected" hidden>a&lt;b &amp; 1

@@ -341,26 +341,46 @@ func folderTitle(dir string) string {
 
 // notFoundPage is the page the site answers a missing path with: a
 // server (go run .'s, GitHub Pages, Cloudflare Pages) sends 404.html with
-// status 404 at whatever path was asked for, so its links start at the
-// site's root.
-var notFoundPage = &Page{
+// status 404 at whatever path was asked for. Its links lead from the
+// site's root, as any page's there do; a server answering a path in a
+// folder puts a <base> in it that leads back to the root (site/sitehttp).
+var notFoundPage = Page{
 	URL:     "404.html",
-	Root:    "/",
+	Root:    "",
 	Title:   "Page not found",
 	Summary: "No page of the tablelab docs has this address.",
-	Body: template.HTML(`<p>No page of these docs has this address. It may have moved, or the link may be mistyped.</p>
-<p>Try the search box above, <a href="/index.html">the first page</a>, the <a href="/patterns/map.html">map of the patterns</a> or <a href="/playground.html">the playground</a>; every page is listed on the left.</p>`),
+}
+
+// notFoundLinks are the pages the 404 page offers first, where the site
+// has them.
+var notFoundLinks = []struct{ url, text string }{
+	{"index.html", "the first page"},
+	{"patterns/map.html", "the map of the patterns"},
+	{"playground.html", "the playground"},
 }
 
 // writeNotFound writes 404.html with the navigation of every page.
 func writeNotFound(out string, tmpl *template.Template, pages []*Page) error {
-	d := pageData{Page: notFoundPage, Root: notFoundPage.Root}
-	addNav(&d, notFoundPage, groupPages(pages))
+	p := notFoundPage
+	var links []string
+	for _, l := range notFoundLinks {
+		if slices.ContainsFunc(pages, func(q *Page) bool { return q.URL == l.url }) {
+			links = append(links, `<a href="`+l.url+`">`+l.text+`</a>`)
+		}
+	}
+	body := `<p>No page of these docs has this address. It may have moved, or the link may be mistyped.</p>
+<p>Try the search box above`
+	if len(links) > 0 {
+		body += ", " + strings.Join(links, ", ")
+	}
+	p.Body = template.HTML(body + `; every page is listed in the navigation.</p>`)
+	d := pageData{Page: &p, Root: p.Root}
+	addNav(&d, &p, groupPages(pages))
 	var b bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&b, "page.html", d); err != nil {
 		return fmt.Errorf("404.html: %v", err)
 	}
-	return writeFile(filepath.Join(out, notFoundPage.URL), b.Bytes())
+	return writeFile(filepath.Join(out, p.URL), b.Bytes())
 }
 
 // addNav fills d's navigation for the page p, with links from p's place.

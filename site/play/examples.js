@@ -1,13 +1,18 @@
 // Turns every run block of a docs page (figure.run-example, site contract
-// 2) into a live example: an editor over its source, Run (Ctrl/Cmd+Enter),
-// Stop, Reset, the printed output and the plan of each query. Without
-// JavaScript the page keeps the highlighted code.
+// 2) into a live example: Run (Ctrl/Cmd+Enter in the editor), Stop,
+// Reset, Open in playground, the printed output and the plan of each
+// query. The highlighted code stays as it is until the reader goes to
+// edit it (a click, a tap, or Enter on the focused code): only then does
+// the editor load, so a page that is only read fetches no editor and no
+// engine. Without JavaScript the page keeps the highlighted code.
 //
 // What tests can read, per figure: data-state ("ready", "running",
 // "done", "error", "stopped"); .run-printed (exactly what the code
 // printed); .run-error (the error, when it threw); li.run-plan with
 // data-plan, data-examined, data-returned; data-matches ("true"/"false")
-// when the block declares its output.
+// when the block declares its output (never "true" for a run that threw);
+// a.run-open, whose link opens the code in the playground; data-editing
+// once the editor is there.
 //
 // A block that also declares what the code answers under Cosmos DB for
 // Table (pre.run-expected-cosmos, data-cosmos-plans) gets a switch,
@@ -19,9 +24,9 @@
 
 import { EngineClient } from "./engine.js";
 import { RunHost } from "./run-host.js";
-import { createEditor } from "./editor.js";
-import { el, errorText, renderHeat, renderPlans, renderScorecards } from "./view.js";
+import { el, errorText, renderError, renderHeat, renderPlans, renderScorecards } from "./view.js";
 import { Heat, PARTITION_TARGET } from "./heat.js";
+import { shareHash } from "./share.js";
 
 const here = new URL(".", import.meta.url);
 
@@ -62,29 +67,32 @@ function enhance(figure, runHost) {
   figure.dataset.target = side;
   const output = figure.querySelector(".run-output") ?? figure.appendChild(el("div", "run-output"));
   const code = figure.querySelector(".run-code");
+  const label = `Example ${figure.id || ""} code`.trim();
 
   const bar = el("div", "run-toolbar");
   const runButton = el("button", "run-button", "Run");
   runButton.type = "button";
-  runButton.title = "Run (Ctrl+Enter)";
+  runButton.title = "Run (Ctrl/⌘+Enter in the code)";
   const stopButton = el("button", "run-stop", "Stop");
   stopButton.type = "button";
   stopButton.hidden = true;
   const resetButton = el("button", "run-reset", "Reset");
   resetButton.type = "button";
   resetButton.title = "Put back the example's code and clear its output";
-  const hint = el("span", "run-hint", "Ctrl/⌘+Enter runs");
-  bar.append(runButton, stopButton, resetButton, hint);
+  const openLink = el("a", "run-open", "Open in playground");
+  openLink.title = "Open this code in the playground, with its panels";
+  const hint = el("span", "run-hint", "Click the code to edit it");
+  bar.append(runButton, stopButton, resetButton, openLink, hint);
   const targetButtons = [];
   if (sides.cosmos) {
     const group = el("div", "run-target");
     group.setAttribute("role", "group");
     group.setAttribute("aria-label", "Run against");
-    for (const [target, label, title] of [
+    for (const [target, text, title] of [
       ["table", "Table storage", "Run against Azure Table storage, as tablelab answers it"],
       ["cosmos", "Cosmos DB for Table", "Run the same code against tablelab's model of Azure Cosmos DB for Table: results not in key order, every property indexed, tighter limits"],
     ]) {
-      const b = el("button", "run-target-option", label);
+      const b = el("button", "run-target-option", text);
       b.type = "button";
       b.title = title;
       b.dataset.target = target;
@@ -95,13 +103,58 @@ function enhance(figure, runHost) {
     }
     bar.append(group);
   }
-
-  const editorBox = el("div", "run-editor");
-  figure.insertBefore(editorBox, code ?? output);
   figure.insertBefore(bar, output);
-  if (code) code.hidden = true;
+
+  // The editor, once the reader goes to edit: until then the code is the
+  // example's own and the highlighted block shows it.
+  let editor = null;
+  let editing = null;
+  const codeNow = () => editor?.code() ?? source;
+  function edit({ focus = true } = {}) {
+    editing ??= import("./editor.js").then(({ createEditor }) => {
+      const box = el("div", "run-editor");
+      figure.insertBefore(box, code ?? bar);
+      editor = createEditor(box, source, () => start(), label);
+      if (code) code.hidden = true;
+      hint.textContent = "Ctrl/⌘+Enter runs";
+      figure.dataset.editing = "";
+      return editor;
+    });
+    return editing.then((ed) => {
+      if (focus) ed.view.focus();
+      return ed;
+    });
+  }
+  if (code) {
+    const pre = code.querySelector("pre") ?? code;
+    pre.setAttribute("aria-label", `${label}: press Enter to edit`);
+    pre.title = "Click to edit";
+    code.addEventListener("click", () => edit());
+    pre.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        edit();
+      } else if (e.key === "Enter") {
+        e.preventDefault();
+        start();
+      }
+    });
+  }
+
+  // The playground link carries the code as it is when followed.
+  const playground = new URL("../playground.html", here);
+  const linkTo = async (text) => {
+    playground.hash = await shareHash(text);
+    openLink.href = playground.href;
+  };
+  const linked = linkTo(source);
+  for (const event of ["pointerdown", "focus"]) {
+    openLink.addEventListener(event, () => {
+      if (editor && editor.code() !== source) linkTo(editor.code());
+    });
+  }
+
   let runs = 0;
-  const editor = createEditor(editorBox, source, () => start(), `Example ${figure.id || ""} code`.trim());
 
   // choose switches the side the example runs on, and runs it there.
   function choose(target) {
@@ -126,6 +179,7 @@ function enhance(figure, runHost) {
     delete figure.dataset.matches;
     runButton.disabled = true;
     stopButton.hidden = false;
+    editor?.clearMarks();
     const printed = el("pre", "run-printed");
     output.replaceChildren(printed, el("p", "run-status", "Running…"));
     let result;
@@ -135,7 +189,7 @@ function enhance(figure, runHost) {
       // Each run starts from an empty store, as the block's declared
       // output assumes.
       await h.engine.op(store, "reset");
-      result = await h.run(editor.code(), store, {
+      result = await h.run(codeNow(), store, {
         onPrint: (line) => {
           printed.textContent += (printed.textContent ? "\n" : "") + line;
         },
@@ -153,20 +207,28 @@ function enhance(figure, runHost) {
     stopButton.hidden = true;
     printed.textContent = result.output;
     const parts = [printed];
-    if (result.error) parts.push(el("p", "run-error", errorText(result.error)));
+    const error = result.error;
+    if (error?.name === "Stopped") parts.push(el("p", "run-status", "Stopped before it finished."));
+    else if (error) {
+      parts.push(renderError(error));
+      if (error.line) edit({ focus: false }).then((ed) => ed.markError({ line: error.line, column: error.column, message: errorText(error) }));
+    }
     if (result.scorecards?.length) parts.push(renderScorecards(result.scorecards));
     if (result.queries.length) parts.push(renderPlans(result.queries));
     // The heat panel shows where the block asks for it (`js run heat`),
     // and wherever a partition went over its target.
     if (figure.dataset.heat !== undefined || heatSummary.over > 0) parts.push(renderHeat(heatSummary, PARTITION_TARGET));
-    // A stopped run is not held to the expected output: it did not finish.
-    if (expected !== null && result.error?.name !== "Stopped") {
-      const same = result.output.trimEnd() === expected.trimEnd() && (declared.length === 0 || sameList(result.plans, declared));
+    // A stopped run is not held to the expected output: it did not
+    // finish. A run that threw never matches, whatever it printed first.
+    if (expected !== null && error?.name !== "Stopped") {
+      const same = !error && result.output.trimEnd() === expected.trimEnd() && (declared.length === 0 || sameList(result.plans, declared));
       figure.dataset.matches = String(same);
-      parts.push(el("p", `run-check ${same ? "run-check-ok" : "run-check-differs"}`, (same ? "✓ Matches the expected output" + (declared.length ? " and plans" : "") : "≠ Differs from the expected output" + (declared.length ? " or plans" : "")) + name));
+      const what = declared.length ? "output and plans" : "output";
+      const text = same ? `✓ Matches the expected ${what}` : error ? `≠ Ended with an error, so it does not match the expected ${what}` : `≠ Differs from the expected ${what}`;
+      parts.push(el("p", `run-check ${same ? "run-check-ok" : "run-check-differs"}`, text + name));
     }
     output.replaceChildren(...parts);
-    figure.dataset.state = result.error ? (result.error.name === "Stopped" ? "stopped" : "error") : "done";
+    figure.dataset.state = error ? (error.name === "Stopped" ? "stopped" : "error") : "done";
   }
 
   // A reader who points at or tabs into an example will likely run it:
@@ -179,14 +241,17 @@ function enhance(figure, runHost) {
   resetButton.addEventListener("click", () => {
     if (figure.dataset.state === "running") runHost.peek()?.stop();
     runs++;
-    editor.setCode(source);
+    editor?.setCode(source);
+    editor?.clearMarks();
     output.replaceChildren();
     runButton.disabled = false;
     stopButton.hidden = true;
     figure.dataset.state = "ready";
     delete figure.dataset.matches;
   });
-  figure.dataset.state = "ready";
+  linked.finally(() => {
+    figure.dataset.state ??= "ready";
+  });
 }
 
 function sameList(a, b) {

@@ -8,7 +8,7 @@
 const RULES = [
   {
     code: "OutOfRangeInput",
-    when: /'(PartitionKey|RowKey)' parameter of value '([\s\S]*)' is out of range/,
+    when: /'(PartitionKey|RowKey)' parameter of value '(.*)' is out of range/,
     say: (m) => {
       const bad = [...m[2]].find((c) => "/\\#?".includes(c) || c.charCodeAt(0) < 32 || (c.charCodeAt(0) >= 127 && c.charCodeAt(0) < 160));
       if (bad === undefined) return `${m[1]} is too long: a key holds at most 1 KiB.`;
@@ -130,7 +130,7 @@ const RULES = [
  */
 export function explainError(error) {
   if (!error) return null;
-  const message = `${error.detail ?? ""}\n${error.message ?? ""}`;
+  const message = firstLine(error.detail ?? error.message ?? "");
   for (const rule of RULES) {
     const codes = rule.code === null ? [undefined] : [rule.code].flat();
     if (rule.code !== null && !codes.includes(error.code)) continue;
@@ -140,6 +140,14 @@ export function explainError(error) {
     return { text: rule.say(m, error), page: rule.page };
   }
   return null;
+}
+
+/**
+ * firstLine is a service message without the request id and time Azure
+ * puts on the lines after it, which say nothing to a reader.
+ */
+export function firstLine(message) {
+  return String(message).split("\n")[0];
 }
 
 // LEFTOVER_CODES are the errors a store's earlier contents cause when a

@@ -284,6 +284,8 @@ async function start(root) {
   // edit, so not a draft.
   let applying = false;
   let draftTimer = 0;
+  // The program the last link opened, while the reader has not changed it.
+  let linkCode = null;
 
   ui.keep.checked = storage.get(KEEP_KEY) === "on";
   ui.keep.addEventListener("change", () => storage.set(KEEP_KEY, ui.keep.checked ? "on" : "off"));
@@ -295,6 +297,10 @@ async function start(root) {
   // drops the link and a reload shows the draft.
   function onEdit(code) {
     if (applying) return;
+    if (linkCode !== null) {
+      linkCode = null;
+      showNotice();
+    }
     clearTimeout(draftTimer);
     draftTimer = setTimeout(() => {
       draftTimer = 0;
@@ -368,7 +374,9 @@ async function start(root) {
   function showNotice() {
     const previous = storage.get(PREVIOUS_KEY);
     const sharedStore = shown === SHARED;
-    const codeBack = previous !== null && previous !== editor.code();
+    // The way back to the reader's code is offered while the editor holds
+    // the link's program as it came.
+    const codeBack = previous !== null && linkCode !== null && editor.code() === linkCode && previous !== linkCode;
     ui.keepShared.hidden = ui.backShared.hidden = !sharedStore;
     ui.backCode.hidden = !codeBack;
     ui.notice.hidden = !sharedStore && !codeBack;
@@ -398,7 +406,8 @@ async function start(root) {
       }
     }
     const mine = editor.code();
-    if (mine !== shared.code && storage.get(PREVIOUS_KEY) === null) storage.set(PREVIOUS_KEY, mine);
+    if (mine !== shared.code) storage.set(PREVIOUS_KEY, mine);
+    linkCode = shared.code;
     setCode(shared.code);
     if (shared.data !== undefined) shown = SHARED;
     showStore();
@@ -617,7 +626,6 @@ async function start(root) {
     if (previous === null) return;
     storage.set(PREVIOUS_KEY, null);
     editor.setCode(previous);
-    showNotice();
     say("Your code is back (Ctrl/⌘+Z brings the link's).");
   });
 

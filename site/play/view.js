@@ -1,7 +1,7 @@
 // Pieces of the page both the docs examples and the playground show: the
 // plan of each query and a reader's error as the SDK raised it.
 
-import { explainError } from "./explain.js";
+import { explainError, firstLine } from "./explain.js";
 
 /** PLAN_LABELS names each plan class as the docs do. */
 export const PLAN_LABELS = {
@@ -224,7 +224,9 @@ export function errorText(error) {
   if (error.statusCode !== undefined) head += ` ${error.statusCode}`;
   if (error.code) head += ` ${error.code}`;
   if (error.line) head += ` at line ${error.line}, column ${error.column ?? 1}`;
-  return `${head}: ${error.detail ?? error.message}`;
+  // A service's message, without the request id and time after it; an
+  // error of the code's own, whole.
+  return `${head}: ${error.detail !== undefined ? firstLine(error.detail) : error.message}`;
 }
 
 /**

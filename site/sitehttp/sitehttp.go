@@ -5,6 +5,7 @@
 package sitehttp
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -20,6 +21,33 @@ import (
 	"strings"
 	"time"
 )
+
+// notFoundPage is the site's own page for a missing address, written by
+// the site build.
+const notFoundPage = "404.html"
+
+// notFound answers a missing path with the site's 404 page, status 404.
+// The page's links lead from the site's root; for a path in a folder, a
+// <base> sent with it leads them back there. Without the page (a site
+// built before it existed), the answer is plain text.
+func notFound(w http.ResponseWriter, r *http.Request, root *os.Root, name string) {
+	page, err := root.ReadFile(notFoundPage)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if depth := strings.Count(name, "/"); depth > 0 {
+		base := []byte(`<head>` + "\n" + `<base href="` + strings.Repeat("../", depth) + `">`)
+		page = bytes.Replace(page, []byte("<head>"), base, 1)
+	}
+	w.Header().Set("Content-Type", contentTypes[".html"])
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(page)
+	}
+}
 
 // contentTypes are set by name rather than from the system's MIME table,
 // which differs between machines and may lack .wasm or .mjs.
@@ -72,8 +100,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer root.Close()
 	info, err := root.Stat(name)
+	if err != nil && path.Ext(name) == "" && name != "" {
+		// A page asked for without its .html, as links are often
+		// written by hand: serve the page where it is.
+		if i, herr := root.Stat(name + ".html"); herr == nil && !i.IsDir() {
+			name, info, err = name+".html", i, nil
+		}
+	}
 	if err != nil {
-		http.NotFound(w, r)
+		notFound(w, r, root, name)
 		return
 	}
 	if info.IsDir() {

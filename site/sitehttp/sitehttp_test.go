@@ -165,6 +165,18 @@ func TestHandler(t *testing.T) {
 			}
 		}
 	})
+	t.Run("pages without .html", func(t *testing.T) {
+		for p, want := range map[string]string{"/playground": "play", "/reference/filter": "filter"} {
+			resp, body := get(t, srv.URL+p, "")
+			if resp.StatusCode != 200 || !strings.Contains(body, want) || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Errorf("%s: %d %q %v", p, resp.StatusCode, body, resp.Header)
+			}
+		}
+		// A folder keeps its redirect, and only pages are found this way.
+		if resp, _ := get(t, srv.URL+"/engine/app", ""); resp.StatusCode != 404 {
+			t.Errorf("/engine/app: %d", resp.StatusCode)
+		}
+	})
 	t.Run("only reads", func(t *testing.T) {
 		resp, err := http.Post(srv.URL+"/index.html", "text/plain", strings.NewReader("x"))
 		if err != nil {
@@ -175,6 +187,32 @@ func TestHandler(t *testing.T) {
 			t.Errorf("POST: %d", resp.StatusCode)
 		}
 	})
+}
+
+// TestNotFoundPage holds a missing path to the site's own 404 page, its
+// status 404, with a base that leads its links back to the site's root.
+func TestNotFoundPage(t *testing.T) {
+	page := "<!doctype html><html><head><title>Page not found</title>" +
+		`<link rel="stylesheet" href="static/style.css"></head><body><a href="index.html">home</a></body></html>`
+	dir := writeSite(t, map[string]string{"index.html": "home", "404.html": page})
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	for p, base := range map[string]string{"/nope.html": "", "/patterns/nope": "../", "/a/b/c.html": "../../"} {
+		resp, body := get(t, srv.URL+p, "")
+		if resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(body, "Page not found") {
+			t.Errorf("%s: %d %v %q", p, resp.StatusCode, resp.Header, body)
+		}
+		hasBase := strings.Contains(body, `<base href="`+base+`">`)
+		if (base != "") != hasBase || strings.Count(body, "<base") > 1 {
+			t.Errorf("%s: want base %q in %q", p, base, body)
+		}
+	}
+	// Without a 404 page, the plain answer.
+	plain := httptest.NewServer(Handler(writeSite(t, map[string]string{"index.html": "home"})))
+	defer plain.Close()
+	if resp, body := get(t, plain.URL+"/nope", ""); resp.StatusCode != 404 || strings.Contains(body, "<base") {
+		t.Errorf("no 404.html: %d %q", resp.StatusCode, body)
+	}
 }
 
 func TestServerBuildsWhenMissingOrStale(t *testing.T) {

@@ -135,11 +135,46 @@ test("run: a service error reaches the code as the SDK's RestError", async () =>
 test("run: a thrown value and a syntax error are reported, not raised", async () => {
   let r = await run("print(1); throw new TypeError('nope')", browserEnv);
   assert.equal(r.output, "1");
-  assert.deepEqual(r.error, { name: "TypeError", message: "nope" });
+  assert.deepEqual(r.error, { name: "TypeError", message: "nope", line: 1, column: 17 });
   r = await run("print(", browserEnv);
   assert.equal(r.error?.name, "SyntaxError");
   r = await run("throw 'text'", browserEnv);
   assert.equal(r.error?.message, "uncaught: text");
+});
+
+test("run: an error carries the line and column of the reader's code where it happened", async () => {
+  // A syntax error: V8 says what, acorn says where.
+  let r = await run('print("a");\n\nif (x) { print("b") ]', browserEnv);
+  assert.equal(r.error?.name, "SyntaxError");
+  assert.deepEqual([r.error.line, r.error.column], [3, 21]);
+  // A runtime error: the innermost line of the reader's own, in a
+  // function of theirs too; an SDK import removed above keeps the lines.
+  r = await run('import { TableClient } from "@azure/data-tables";\nconst f = () => {\n  return null.x;\n};\nf();', browserEnv);
+  assert.equal(r.error?.name, "TypeError");
+  assert.deepEqual([r.error.line, r.error.column], [3, 15]);
+  for (const env of [browserEnv, nodeEnv]) {
+    // An SDK call's error: the line that made the call, though the error
+    // is raised where the response is read.
+    r = await run('const t = TableClient.fromConnectionString(connectionString, "Place1");\nawait t.createTable();\n\n  await t.createEntity({ partitionKey: "p", rowKey: "a/b" });', env);
+    assert.equal(r.error?.code, "OutOfRangeInput");
+    assert.deepEqual([r.error.line, r.error.column], [4, 11]);
+    // …and a query's, at the loop that reads its pages.
+    r = await run('const t = TableClient.fromConnectionString(connectionString, "Place2");\nawait t.createTable();\nfor await (const e of t.listEntities({ queryOptions: { filter: "Age gtt 3" } })) print(e);', env);
+    assert.equal(r.error?.code, "InvalidInput");
+    assert.equal(r.error.line, 3);
+  }
+});
+
+test("run: the requests carry their headers both ways", async () => {
+  for (const env of [browserEnv, nodeEnv]) {
+    const r = await run('const t = TableClient.fromConnectionString(connectionString, "Heads1");\nawait t.createTable();\nfor await (const e of t.listEntities()) print(e);', env);
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    const query = r.requests[1];
+    const names = (list) => list.map(([k]) => k.toLowerCase());
+    assert.ok(names(query.requestHeaders).includes("x-ms-version"), JSON.stringify(query.requestHeaders));
+    assert.ok(names(query.responseHeaders).includes("x-tablelab-plan"), JSON.stringify(query.responseHeaders));
+    assert.ok(names(query.responseHeaders).includes("x-ms-request-id"));
+  }
 });
 
 test("run: clients made with the constructor and a SAS credential are recorded too", async () => {

@@ -47,6 +47,12 @@ test("errorText: a RestError with its status, the service's code and message", (
   );
   assert.equal(errorText({ name: "TypeError", message: "x is not a function" }), "TypeError: x is not a function");
   assert.equal(errorText({ message: "odd" }), "Error: odd");
+  // The place in the reader's code, and a service message without the
+  // request id and time Azure adds on the lines after it.
+  assert.equal(
+    errorText({ name: "RestError", statusCode: 400, code: "OutOfRangeInput", line: 4, column: 9, message: "{}", detail: "The 'RowKey' parameter of value 'a/b' is out of range.\nRequestId:1\nTime:2026" }),
+    "RestError 400 OutOfRangeInput at line 4, column 9: The 'RowKey' parameter of value 'a/b' is out of range.",
+  );
 });
 
 test("prettyXML: an element a line, indented; text-only elements and empty ones on one line", () => {
