@@ -20,8 +20,10 @@ const chromiumPath = "/usr/bin/chromium"
 
 // Browser runs the built site in headless Chromium (build/browser's
 // site.test.mjs): every page, every run example, share links, export and
-// import, reload persistence, responsiveness under a load, screenshots.
-// It installs Debian's chromium when it is missing.
+// import, reload persistence, responsiveness under a load, screenshots;
+// and the local server's explorer and inspector while the JS SDK writes
+// to it (explorer.test.mjs). It installs Debian's chromium when it is
+// missing.
 func Browser(env Env) Tally {
 	const what = "the site in headless Chromium"
 	t, ok := browserSetup(env)
@@ -32,7 +34,7 @@ func Browser(env Env) Tally {
 		t.Add(env.CannotRun(what, reason))
 		return t
 	}
-	t.Add(nodeTests(env, what, "site.test.mjs"))
+	t.Add(nodeTests(env, what, "site.test.mjs", "explorer.test.mjs"))
 	return t
 }
 
