@@ -450,15 +450,30 @@ func BenchmarkHook(b *testing.B) {
 	newCtx := func() *fasthttp.RequestCtx {
 		var ctx fasthttp.RequestCtx
 		ctx.Request.SetRequestURI("/devstoreaccount1/people(PartitionKey='p',RowKey='1')")
-		ctx.Request.Header.Set("x-ms-version", "2019-02-02")
-		ctx.Request.Header.Set("x-ms-client-request-id", "0f8fad5b-d9cb-469f-a165-70867728950e")
+		// The headers the JS SDK sends with a point read.
+		for _, f := range [][2]string{
+			{"Host", "127.0.0.1:10002"}, {"User-Agent", "azsdk-js-data-tables/13.3.2 core-rest-pipeline/1.24.0 Node/20.20.2"},
+			{"Accept", "application/json;odata=minimalmetadata"}, {"x-ms-version", "2019-02-02"}, {"DataServiceVersion", "3.0"},
+			{"Accept-Encoding", "gzip,deflate"}, {"x-ms-client-request-id", "0f8fad5b-d9cb-469f-a165-70867728950e"},
+			{"x-ms-date", "Fri, 27 Nov 2026 17:41:34 GMT"}, {"Authorization", "SharedKeyLite devstoreaccount1:c2lnbmF0dXJlIG9mIHRoZSByZXF1ZXN0IGhlcmU="},
+		} {
+			ctx.Request.Header.Set(f[0], f[1])
+		}
 		return &ctx
 	}
+	body := []byte(`{"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#people/@Element","odata.etag":"W/\"datetime'2026-11-27T17%3A34%3A48.5768747Z'\"","PartitionKey":"p","RowKey":"1","Timestamp":"2026-11-27T17:34:48.5768747Z","Age":3}`)
 	handler := func(ctx *fasthttp.RequestCtx) {
-		ctx.Response.Header.Set("X-Tablelab-Plan", "point")
-		ctx.Response.Header.Set("X-Tablelab-Examined", "1")
-		ctx.Response.Header.Set("X-Tablelab-Returned", "1")
-		ctx.Response.SetBodyRaw([]byte(`{"PartitionKey":"p","RowKey":"1"}`))
+		// The headers the Table service answers a point read with.
+		for _, f := range [][2]string{
+			{"Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8"}, {"Cache-Control", "no-cache"},
+			{"X-Content-Type-Options", "nosniff"}, {"x-ms-request-id", "2896bcac-59ec-4525-b472-40f55beb25a4"}, {"x-ms-version", "2019-02-02"},
+			{"Date", "Fri, 27 Nov 2026 17:34:53 GMT"}, {"x-ms-client-request-id", "0f8fad5b-d9cb-469f-a165-70867728950e"},
+			{"ETag", `W/"datetime'2026-11-27T17%3A34%3A48.5768747Z'"`},
+			{"X-Tablelab-Plan", "point"}, {"X-Tablelab-Examined", "1"}, {"X-Tablelab-Returned", "1"},
+		} {
+			ctx.Response.Header.Set(f[0], f[1])
+		}
+		ctx.Response.SetBodyRaw(body)
 	}
 	b.Run("none", func(b *testing.B) {
 		ctx := newCtx()
