@@ -116,7 +116,7 @@ func Build(o Options) error {
 	if err := copyTree(filepath.Join(o.Root, "site", "play"), filepath.Join(tmp, "play"), "test", "vendor-src"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := copyTree(filepath.Join(o.Root, "site", "tools"), filepath.Join(tmp, "tools")); err != nil {
+	if err := copyTree(filepath.Join(o.Root, "site", "tools"), filepath.Join(tmp, "tools")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if !o.NoEngine {
