@@ -366,6 +366,7 @@ function toolsInChromium() {
     // Peeking took nothing: both messages are still there, never dequeued.
     const peeked = await new QueueClient(cs, "jobs").peekMessages({ numberOfMessages: 32 });
     assert.deepEqual(peeked.peekedMessageItems.map((m) => m.dequeueCount), [0, 0]);
+    await page.locator("#tool").screenshot({ path: join(outDir, "explorer-queues.png") });
 
     await page.getByRole("tab", { name: "Containers" }).click();
     await page.locator('.tool-item[data-name="files"]').click();
@@ -375,6 +376,7 @@ function toolsInChromium() {
       ["logo.png", "2.0 KiB", "image/png"],
       ["notes/a.txt", "9 B", "text/plain"],
     ]);
+    await page.locator("#tool").screenshot({ path: join(outDir, "explorer-blobs.png") });
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download notes/a.txt" }).click();
     const file = await download;

@@ -511,3 +511,21 @@ func BenchmarkHook(b *testing.B) {
 		}
 	})
 }
+
+// TestHookSeesRefusals checks that a request the front end refuses
+// before the handler (a body over its limit) reaches the inspector too,
+// with the service's error code.
+func TestHookSeesRefusals(t *testing.T) {
+	h := NewHub(8, 0)
+	core := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}})
+	base := serveFast(t, apifasthttp.NewServer(core, apifasthttp.Config{MaxBody: 1 << 10}, func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return h.Hook("Table", next) }))
+	s, _ := h.subscribe(0)
+	defer h.unsubscribe(s)
+	if resp := do(t, "POST", base+"/Tables", strings.Repeat("x", 4<<10)); resp.StatusCode != 413 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	recs := h.recent(0)
+	if len(recs) != 1 || recs[0].Status != 413 || recs[0].Code != "RequestBodyTooLarge" || recs[0].Method != "POST" {
+		t.Fatalf("records: %+v", recs)
+	}
+}
