@@ -21,6 +21,7 @@ import (
 	"log"
 	"math"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -37,6 +38,8 @@ import (
 	"github.com/tablelab/tablelab/engine/dump"
 	"github.com/tablelab/tablelab/engine/durable/osfile"
 	"github.com/tablelab/tablelab/engine/durable/persist"
+	"github.com/tablelab/tablelab/site/explore"
+	"github.com/tablelab/tablelab/site/inspect"
 	"github.com/tablelab/tablelab/site/sitehttp"
 	"github.com/valyala/fasthttp"
 )
@@ -210,6 +213,13 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	// The inspector watches the services' front ends for the site's
+	// inspector page; without a site nobody can watch, and the front ends
+	// go without its hook.
+	var hub *inspect.Hub
+	if cfg.siteAddr != "" {
+		hub = inspect.NewHub(0, 0)
+	}
 	var serving []*service
 	for _, s := range services {
 		ln, err := net.Listen("tcp", s.addr)
@@ -227,7 +237,7 @@ func run(args []string) error {
 			ln = tls.NewListener(ln, tlsConfig)
 		}
 		s.ln = ln
-		s.http = frontEnd(s.core, s.config, requestLog, s.name)
+		s.http = frontEnd(s.core, s.config, requestLog, s.name, hub)
 		serving = append(serving, s)
 	}
 	if len(serving) == 0 {
@@ -247,7 +257,7 @@ func run(args []string) error {
 		// The site builds in the background: the services do not wait for
 		// it. Its log is its own, kept under -quiet too.
 		siteLog := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
-		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: siteLog.Printf}
+		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: siteLog.Printf, Tools: tools(serving, accounts, hub)}
 		go func() {
 			if err := site.ListenAndServe(ctx, cfg.siteAddr); err != nil {
 				siteLog.Printf("site: not served: %v", err)
@@ -340,13 +350,40 @@ const nonHeapAllowance = 32 << 20
 
 // frontEnd is the HTTP server over the service srv, called name in the
 // log; with a logger, it logs every request, those refused before the
-// handler included.
-func frontEnd(srv api.Service, c apifasthttp.Config, logger *log.Logger, name string) *fasthttp.Server {
-	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
+// handler included, and with a hub it hands them to the inspector while
+// anyone watches.
+func frontEnd(srv api.Service, c apifasthttp.Config, logger *log.Logger, name string, hub *inspect.Hub) *fasthttp.Server {
+	var wraps []func(fasthttp.RequestHandler) fasthttp.RequestHandler
+	if hub != nil {
+		wraps = append(wraps, func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return hub.Hook(name, next) })
+	}
 	if logger != nil {
-		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, name, next) }
+		wraps = append(wraps, func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, name, next) })
+	}
+	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
+	if len(wraps) > 0 {
+		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+			for _, w := range wraps {
+				next = w(next)
+			}
+			return next
+		}
 	}
 	return apifasthttp.NewServer(srv, c, wrap)
+}
+
+// tools is what the site answers under sitehttp.ToolsPrefix: the
+// inspector's event stream over hub and the explorer's way into the
+// services served, for accounts.
+func tools(serving []*service, accounts []auth.Account, hub *inspect.Hub) http.Handler {
+	var cores []explore.Service
+	for _, s := range serving {
+		cores = append(cores, explore.Service{Name: s.name, Core: s.core, Stream: s.config.Stream})
+	}
+	mux := http.NewServeMux()
+	mux.Handle(inspect.Prefix, hub.Handler())
+	mux.Handle(explore.Prefix, explore.New(cores, accounts, hub))
+	return mux
 }
 
 // logRequests logs each request with the service's name, its status,

@@ -103,7 +103,7 @@ func (l *lockedBuffer) String() string {
 func TestRefusedRequestsAreLogged(t *testing.T) {
 	var logged lockedBuffer
 	srv := frontEnd(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}),
-		apifasthttp.Config{MaxBody: 1 << 10}, log.New(&logged, "", 0), "Table")
+		apifasthttp.Config{MaxBody: 1 << 10}, log.New(&logged, "", 0), "Table", nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

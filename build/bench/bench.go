@@ -10,6 +10,11 @@
 // server on the same HTTP stack, package floor) it also prints tablelab
 // as a fraction of what the machine allows, and whether the two lines
 // held to the floor met their target.
+//
+//	go run ./build bench -inspector 6 -sizes 10000 -duration 3s -lines 'point read,insert c1'
+//
+// measures the request inspector's cost instead (inspectorCost): tablelab
+// without it, with it idle and with one viewer, side by side.
 package bench
 
 import (
@@ -35,6 +40,7 @@ func Run(root string, args []string) error {
 	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
 	cpuProfile := fs.String("cpuprofile", "", "write the load client's CPU profile to this `file`")
 	rounds := fs.Int("interleave", 0, "with the floor among the targets, also measure the two lines held to the floor in this many `rounds` of alternating slices (a tenth of -duration each), both servers up at once")
+	inspector := fs.Int("inspector", 0, "measure instead the request inspector's cost: tablelab without it, with it idle and with one viewer of its event stream, up at once, in this many `rounds` of rotating slices (a tenth of -duration each) per line")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,6 +68,14 @@ func Run(root string, args []string) error {
 	s := setup{tmp: tmp}
 	if s.bin, err = localserver.Build(root, tmp); err != nil {
 		return err
+	}
+	if *inspector > 0 {
+		for _, size := range sizes {
+			if err := inspectorCost(s, os.Stdout, selectLines(*linesFlag), size, *dur/10, *inspector); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if slices.ContainsFunc(targets, func(t string) bool { return strings.HasPrefix(t, "azurite") }) {
 		if s.azurite, err = installAzurite(root); err != nil {

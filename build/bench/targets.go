@@ -16,6 +16,7 @@ import (
 type target struct {
 	name string
 	base string               // http://127.0.0.1:PORT/devstoreaccount1
+	site string               // host:port of its site, when it serves one
 	proc *localserver.Process // nil for a server this run did not start
 }
 
@@ -44,6 +45,7 @@ func (s setup) start(name string, size int) (*target, error) {
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	var args []string
+	site := ""
 	switch name {
 	case "floor":
 		self, err := os.Executable()
@@ -53,6 +55,18 @@ func (s setup) start(name string, size int) (*target, error) {
 		args = []string{self, "floor-server", "-addr", addr, "-dir", s.tmp}
 	case "tablelab":
 		args = localserver.Tablelab(s.bin, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("data-%d", size)))
+	case inspectorIdle, inspectorWatched:
+		// The site only for the inspector's endpoints: no request log,
+		// as for tablelab.
+		port, err := localserver.FreePort()
+		if err != nil {
+			return nil, err
+		}
+		site = fmt.Sprintf("127.0.0.1:%d", port)
+		if err := siteStub(s.tmp); err != nil {
+			return nil, err
+		}
+		args = localserver.Tablelab(s.bin, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("%s-%d", name, size)), "-site-addr", site)
 	case "tablelab-in-memory":
 		// The same durable server, holding every entity in memory rather
 		// than reading it back from its files.
@@ -68,11 +82,15 @@ func (s setup) start(name string, size int) (*target, error) {
 	default:
 		return nil, fmt.Errorf("unknown target %q", name)
 	}
-	p, err := localserver.Start(args, s.tmp, addr, 60*time.Second)
+	addrs := []string{addr}
+	if site != "" {
+		addrs = append(addrs, site)
+	}
+	p, err := localserver.StartAll(args, s.tmp, addrs, 60*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	return &target{name: name, base: "http://" + addr + "/devstoreaccount1", proc: p}, nil
+	return &target{name: name, base: "http://" + addr + "/devstoreaccount1", site: site, proc: p}, nil
 }
 
 // restart starts t's server again with the same arguments, on the same

@@ -53,6 +53,9 @@ type Page struct {
 	Related     []string
 	Order       int
 	Playground  bool
+	// Tool names the local server's tool the page holds (explorer or
+	// inspector): its module, site/tools/<Tool>.js, runs in the page.
+	Tool string
 
 	Body     template.HTML
 	Headings []Heading
@@ -70,6 +73,9 @@ type frontMatter struct {
 	Order int `yaml:"order"`
 	// Layout "playground" gives the page the playground's mount point.
 	Layout string `yaml:"layout"`
+	// Tool gives the page the mount point of one of the local server's
+	// tools (site/tools/<tool>.js): the explorer or the inspector.
+	Tool string `yaml:"tool"`
 }
 
 // Build renders the site from o.Root into o.Out. It writes into a new
@@ -117,6 +123,9 @@ func Build(o Options) error {
 	// The playground's own tests and the sources its vendored bundles are
 	// rebuilt from live beside it, but a reader's browser needs neither.
 	if err := copyTree(filepath.Join(o.Root, "site", "play"), filepath.Join(tmp, "play"), "test", "vendor-src"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := copyTree(filepath.Join(o.Root, "site", "tools"), filepath.Join(tmp, "tools")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if !o.NoEngine {
@@ -183,9 +192,13 @@ func readPages(dir string) ([]*Page, error) {
 	return pages, nil
 }
 
+// tools are the local server's tools a page may hold (front matter
+// tool:), each a module in site/tools.
+var tools = []string{"explorer", "inspector"}
+
 // templateIDs are the element ids site/templates/page.html uses; a
 // heading or example of the page never takes one.
-var templateIDs = []string{"main", "search-input", "search-panel", "search-status", "search-results", "theme-toggle", "playground", "related-heading", "pg-about", "pg-about-title"}
+var templateIDs = []string{"main", "search-input", "search-panel", "search-status", "search-results", "theme-toggle", "playground", "tool", "related-heading", "pg-about", "pg-about-title"}
 
 // renderPage converts one content file; rel is its path under content/.
 func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
@@ -211,6 +224,9 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 	if fm.Title == "" {
 		errs = append(errs, fmt.Errorf("content/%s: front matter has no title", rel))
 	}
+	if fm.Tool != "" && !slices.Contains(tools, fm.Tool) {
+		errs = append(errs, fmt.Errorf("content/%s: tool %q is none of %v", rel, fm.Tool, tools))
+	}
 	var body bytes.Buffer
 	if err := md.Renderer().Render(&body, src, doc); err != nil {
 		errs = append(errs, fmt.Errorf("content/%s: %v", rel, err))
@@ -230,6 +246,7 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 		Related:     fm.Related,
 		Order:       fm.Order,
 		Playground:  fm.Layout == "playground",
+		Tool:        fm.Tool,
 		// The renderer escapes text and refuses raw HTML (goldmark's
 		// default), so its output is safe to place as it is.
 		Body:     template.HTML(body.String()),

@@ -287,3 +287,41 @@ func TestTemplateIDsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestToolPages checks the pages that hold one of the local server's
+// tools: the repository's explorer and inspector pages load their module
+// and styles from tools/ and have the mount point, the modules are
+// there, and a page naming a tool that does not exist is an error.
+func TestToolPages(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(repoRoot, "content")); err != nil {
+		t.Skip("no content/ in this checkout")
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := Build(Options{Root: repoRoot, Out: out, NoEngine: true}); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, out)
+	for _, tool := range tools {
+		page := files[tool+".html"]
+		for _, want := range []string{
+			`<script type="module" src="tools/` + tool + `.js"></script>`,
+			`<link rel="stylesheet" href="tools/tools.css">`,
+			`<div id="tool" class="tool" data-root=""></div>`,
+			`<body class="wide">`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s.html lacks %s", tool, want)
+			}
+		}
+		if files["tools/"+tool+".js"] == "" {
+			t.Errorf("tools/%s.js is missing", tool)
+		}
+	}
+	if strings.Contains(files["index.html"], `id="tool"`) {
+		t.Error("a page without a tool has its mount point")
+	}
+	dir := writeTree(t, map[string]string{"x.md": "---\ntitle: X\ntool: nope\n---\n\nText.\n"})
+	if _, err := readPages(dir); err == nil || !strings.Contains(err.Error(), `tool "nope"`) {
+		t.Errorf("a page with an unknown tool: %v", err)
+	}
+}

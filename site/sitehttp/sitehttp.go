@@ -183,6 +183,62 @@ type Server struct {
 	Logf func(format string, args ...any)
 	// Build rebuilds Dir; nil runs `go run ./build site -out Dir` in Root.
 	Build func() error
+	// Tools, when set, answers the paths under ToolsPrefix (the explorer's
+	// and the inspector's requests), for clients on this machine only
+	// (LocalOnly).
+	Tools http.Handler
+}
+
+// ToolsPrefix is the reserved path under which the site answers the local
+// server's own tools rather than with files; the site's content has no
+// folder of that name.
+const ToolsPrefix = "/_tablelab/"
+
+// handler is the site's handler: files from Dir, and Tools under
+// ToolsPrefix.
+func (s *Server) handler() http.Handler {
+	files := Handler(s.Dir)
+	if s.Tools == nil {
+		return files
+	}
+	tools := LocalOnly(s.Tools)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, ToolsPrefix) {
+			tools.ServeHTTP(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// LocalOnly passes on the requests of clients on this machine and refuses
+// the rest with 403: a request must come from a loopback address and name
+// a loopback host (localhost, 127.0.0.1, [::1]). The second check stops a
+// page of another site whose name is made to resolve to 127.0.0.1 (DNS
+// rebinding) from reading through the browser of someone on this machine.
+func LocalOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil || !loopbackIP(ip) {
+			http.Error(w, "the explorer and the inspector answer clients on this machine only", http.StatusForbidden)
+			return
+		}
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		if !strings.EqualFold(host, "localhost") && !loopbackIP(host) {
+			http.Error(w, "the explorer and the inspector answer requests for localhost, 127.0.0.1 or [::1] only, not for "+r.Host, http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func loopbackIP(s string) bool {
+	ip := net.ParseIP(s)
+	return ip != nil && ip.IsLoopback()
 }
 
 // ListenAndServe builds the site if needed, then serves it on addr until
@@ -203,7 +259,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: Handler(s.Dir), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Requests end with ctx: the inspector's event streams would
+		// otherwise hold Shutdown to its limit.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
 	logf("site: docs and playground on http://%s/", ln.Addr())
 	go func() {
 		<-ctx.Done()

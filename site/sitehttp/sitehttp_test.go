@@ -287,3 +287,95 @@ func TestServerServesOnLoopback(t *testing.T) {
 		t.Errorf("no site and a failed build: %v", err)
 	}
 }
+
+// TestLocalOnly checks that the tools answer clients on this machine
+// only: a request from another address is refused with 403, and so is
+// one from this machine that names a host other than a loopback one (a
+// page of another site, its name resolving to 127.0.0.1).
+func TestLocalOnly(t *testing.T) {
+	h := LocalOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "tools") }))
+	for _, c := range []struct {
+		remote, host string
+		status       int
+	}{
+		{"127.0.0.1:5000", "127.0.0.1:8080", 200},
+		{"127.0.0.1:5000", "localhost:8080", 200},
+		{"127.0.0.1:5000", "LOCALHOST", 200},
+		{"[::1]:5000", "[::1]:8080", 200},
+		{"127.3.4.5:5000", "127.0.0.1", 200},
+		{"192.0.2.7:5000", "127.0.0.1:8080", 403},
+		{"10.0.0.2:5000", "localhost:8080", 403},
+		{"[2001:db8::1]:5000", "[::1]:8080", 403},
+		{"not an address", "127.0.0.1:8080", 403},
+		{"127.0.0.1:5000", "rebound.example:8080", 403},
+		{"127.0.0.1:5000", "192.0.2.7:8080", 403},
+	} {
+		r := httptest.NewRequest("GET", "/_tablelab/api/info", nil)
+		r.RemoteAddr, r.Host = c.remote, c.host
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != c.status {
+			t.Errorf("from %s for %s: %d %s, want %d", c.remote, c.host, w.Code, w.Body, c.status)
+		}
+		if w.Code == 403 && strings.Contains(w.Body.String(), "tools") {
+			t.Errorf("from %s for %s: refused, yet the tools answered", c.remote, c.host)
+		}
+	}
+}
+
+// TestServerTools checks that the site's server hands the paths under
+// ToolsPrefix to Tools, for loopback clients, and everything else to the
+// built files, and that a request to the tools still open (an event
+// stream) ends when the server does.
+func TestServerTools(t *testing.T) {
+	dir := writeSite(t, map[string]string{"index.html": "home"})
+	streaming := make(chan struct{})
+	tools := http.NewServeMux()
+	tools.HandleFunc("/_tablelab/hello", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "tools") })
+	tools.HandleFunc("/_tablelab/stream", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		http.NewResponseController(w).Flush()
+		close(streaming)
+		<-r.Context().Done()
+	})
+	s := &Server{Root: t.TempDir(), Dir: dir, Tools: tools}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ListenAndServe(ctx, addr) }()
+	for i := 0; ; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if i > 200 {
+			t.Fatal("the site never listened")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for path, want := range map[string]string{"/_tablelab/hello": "tools", "/index.html": "home"} {
+		_, body := get(t, "http://"+addr+path, "")
+		if body != want {
+			t.Errorf("%s: %q, want %q", path, body, want)
+		}
+	}
+	resp, err := http.Get("http://" + addr + "/_tablelab/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-streaming
+	start := time.Now()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("after ctx ends: %v", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("the server took %v to stop with a stream open", took)
+	}
+}

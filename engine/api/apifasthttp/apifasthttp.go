@@ -305,6 +305,21 @@ func (p *pooledBody) Close() error {
 	return nil
 }
 
+// ResponseBody returns the body of ctx's response, once the handler has
+// answered, when the body is in memory (a page of entities in a pooled
+// buffer included), and false when it is a stream only the client reads
+// (a blob's content). It reads nothing from a stream: the bytes stay for
+// fasthttp to write, valid until the handler returns.
+func ResponseBody(ctx *fasthttp.RequestCtx) ([]byte, bool) {
+	if !ctx.Response.IsBodyStream() {
+		return ctx.Response.Body(), true
+	}
+	if p, ok := ctx.Response.BodyStream().(*pooledBody); ok {
+		return p.b[p.off:], true
+	}
+	return nil, false
+}
+
 // ServeError answers a request fasthttp could not read, in the service's
 // own error format: a body over the limit is RequestBodyTooLarge (413), as
 // the service says it; anything else malformed is InvalidInput.
