@@ -274,6 +274,14 @@ func TestBearer(t *testing.T) {
 	if err != nil || seen != "good" || g.Check(Delete, "t", "p", "r") != nil {
 		t.Errorf("a good token: %v, saw %q", err, seen)
 	}
+	// Stored access policies are the owner's: Azure's data roles grant
+	// no action on them, and the service answers a token 404.
+	if err := g.CheckOwner(); !svcerr.Is(err, svcerr.ResourceNotFound) {
+		t.Errorf("a token reading access policies: %v, want ResourceNotFound", err)
+	}
+	if err := (Grant{full: true}).CheckOwner(); err != nil {
+		t.Errorf("the account key reading access policies: %v", err)
+	}
 }
 
 func TestAccountSAS(t *testing.T) {

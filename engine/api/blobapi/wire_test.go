@@ -111,3 +111,31 @@ func TestWire(t *testing.T) {
 		t.Fatalf("PATCH: %d", r.Status)
 	}
 }
+
+// TestAccessPoliciesRefuseTokens checks that a container's stored access
+// policies are the account owner's: a bearer token, which reaches the
+// blobs, is answered 404 ResourceNotFound as Azure answers it (Azure's
+// data roles grant no action on policies, which mint SAS tokens), before
+// anything else is said of the operation.
+func TestAccessPoliciesRefuseTokens(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	svc, err := blob.New(engine.New(engine.Options{OpenKeys: true, Now: func() time.Time { return now }}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(svc, Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()},
+		Bearer: func(string, auth.Request) error { return nil }}})
+	bearer := func(method, target string) *api.Response {
+		req := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10000", Scheme: "https"}
+		req.Header.Set("Authorization", "Bearer token")
+		return s.Serve(req)
+	}
+	if r := bearer("PUT", "/box?restype=container"); r.Status != 201 {
+		t.Fatalf("a token creating a container: %d %s", r.Status, r.Body)
+	}
+	for _, method := range []string{"GET", "PUT"} {
+		if r := bearer(method, "/box?restype=container&comp=acl"); r.Status != 404 || r.Header.Get("x-ms-error-code") != "ResourceNotFound" {
+			t.Errorf("a token, %s comp=acl: %d %s", method, r.Status, r.Body)
+		}
+	}
+}

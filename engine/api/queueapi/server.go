@@ -215,6 +215,9 @@ func (c *call) serve() error {
 			return err
 		}
 		if rt.kind == resQueue && comp == "acl" {
+			if err := c.grant.CheckOwner(); err != nil {
+				return err
+			}
 			return notImplemented("Queue access policies")
 		}
 		if rt.kind != resQueue {

@@ -206,3 +206,29 @@ func TestWireClock(t *testing.T) {
 	w.now = w.now.Add(100 * time.Second)
 	wantResp(t, w.do("GET", "/clock/messages?peekonly=true", ""), 200, decl+"<QueueMessagesList />")
 }
+
+// TestAccessPoliciesRefuseTokens checks that a queue's stored access
+// policies are the account owner's: a bearer token, which reaches the
+// messages, is answered 404 ResourceNotFound as Azure answers it (Azure's
+// data roles grant no action on policies, which mint SAS tokens).
+func TestAccessPoliciesRefuseTokens(t *testing.T) {
+	svc, err := queue.New(engine.New(engine.Options{OpenKeys: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(svc, Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()},
+		Bearer: func(string, auth.Request) error { return nil }}})
+	bearer := func(method, target string) *api.Response {
+		req := &api.Request{Method: method, Target: "/devstoreaccount1" + target, Host: "127.0.0.1:10001", Scheme: "https"}
+		req.Header.Set("Authorization", "Bearer token")
+		return s.Serve(req)
+	}
+	if r := bearer("PUT", "/que"); r.Status != 201 {
+		t.Fatalf("a token creating a queue: %d %s", r.Status, r.Body)
+	}
+	for _, method := range []string{"GET", "PUT"} {
+		if r := bearer(method, "/que?comp=acl"); r.Status != 404 || r.Header.Get("x-ms-error-code") != "ResourceNotFound" {
+			t.Errorf("a token, %s comp=acl: %d %s", method, r.Status, r.Body)
+		}
+	}
+}
