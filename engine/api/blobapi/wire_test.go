@@ -139,3 +139,34 @@ func TestAccessPoliciesRefuseTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflight checks the CORS preflights the Blob service answers
+// before any authentication: one missing Origin or
+// Access-Control-Request-Method is 400 InvalidHeaderValue, as Azure
+// answers it; a whole one finds no rule, as tablelab keeps none for the
+// Blob service, and is 403 CorsPreflightFailure.
+func TestPreflight(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	svc, err := blob.New(engine.New(engine.Options{OpenKeys: true, Now: func() time.Time { return now }}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(svc, Options{})
+	for _, c := range []struct {
+		headers string
+		status  int
+		code    string
+	}{
+		{"Access-Control-Request-Method: PUT", 400, "InvalidHeaderValue"},
+		{"Origin: http://app.test", 400, "InvalidHeaderValue"},
+		{"Origin: http://app.test\nAccess-Control-Request-Method: PUT", 403, "CorsPreflightFailure"},
+	} {
+		r := do(s, "OPTIONS", "/devstoreaccount1/box/a.txt", c.headers, "")
+		if r.Status != c.status || r.Header.Get("x-ms-error-code") != c.code {
+			t.Errorf("%q: %d %s", c.headers, r.Status, r.Body)
+		}
+		if c.status == 400 && !strings.Contains(string(r.Body), "A required CORS header is not present.") {
+			t.Errorf("%q: %s", c.headers, r.Body)
+		}
+	}
+}

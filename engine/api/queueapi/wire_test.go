@@ -232,3 +232,38 @@ func TestAccessPoliciesRefuseTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflight checks the CORS preflights the Queue service answers
+// before any authentication: one missing Origin or
+// Access-Control-Request-Method is 400 InvalidHeaderValue, as Azure
+// answers it; a whole one finds no rule, as tablelab keeps none for the
+// Queue service, and is 403 CorsPreflightFailure.
+func TestPreflight(t *testing.T) {
+	svc, err := queue.New(engine.New(engine.Options{OpenKeys: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(svc, Options{})
+	for _, c := range []struct {
+		headers []string
+		status  int
+		code    string
+	}{
+		{[]string{"Access-Control-Request-Method", "GET"}, 400, "InvalidHeaderValue"},
+		{[]string{"Origin", "http://app.test"}, 400, "InvalidHeaderValue"},
+		{[]string{"Origin", "http://app.test", "Access-Control-Request-Method", "GET"}, 403, "CorsPreflightFailure"},
+	} {
+		req := &api.Request{Method: "OPTIONS", Target: "/devstoreaccount1/que/messages", Host: "127.0.0.1:10001"}
+		req.Header.Set(c.headers[0], c.headers[1])
+		if len(c.headers) > 2 {
+			req.Header.Set(c.headers[2], c.headers[3])
+		}
+		r := s.Serve(req)
+		if r.Status != c.status || r.Header.Get("x-ms-error-code") != c.code {
+			t.Errorf("%q: %d %s", c.headers, r.Status, r.Body)
+		}
+		if c.status == 400 && !strings.Contains(string(r.Body), "A required CORS header is not present.") {
+			t.Errorf("%q: %s", c.headers, r.Body)
+		}
+	}
+}
