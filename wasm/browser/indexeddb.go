@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/durable"
+	"github.com/tablelab/tablelab/wasm/promise"
 )
 
 // indexedDB is a durable.Medium over the IndexedDB functions worker.js
@@ -39,7 +40,7 @@ type indexedDB struct {
 }
 
 func (m *indexedDB) Replay(load func(io.Reader, engine.Place) error, apply func([]byte, engine.Place) error) error {
-	v, err := await(m.js.Call("load", m.name))
+	v, err := promise.Await(m.js.Call("load", m.name))
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func (m *indexedDB) Append(rec []byte) engine.Waiter {
 	var result error
 	wait := func() error {
 		once.Do(func() {
-			_, result = await(p)
+			_, result = promise.Await(p)
 			if result != nil {
 				m.mu.Lock()
 				if m.failed == nil {
@@ -135,7 +136,7 @@ func (s *idbSnapshot) Write(fill func(io.Writer, engine.Place) error) error {
 	}
 	// The compaction's transaction begins after every append's before
 	// it, so it never drops a record it does not hold.
-	if _, err := await(s.m.js.Call("compact", s.m.name, jsBytes(buf.Bytes()), float64(s.upto))); err != nil {
+	if _, err := promise.Await(s.m.js.Call("compact", s.m.name, jsBytes(buf.Bytes()), float64(s.upto))); err != nil {
 		return err
 	}
 	s.m.mu.Lock()
@@ -166,7 +167,7 @@ func (m *indexedDB) Close() error {
 
 // Clear implements stores.Medium.
 func (m *indexedDB) Clear() error {
-	_, err := await(m.js.Call("clear", m.name))
+	_, err := promise.Await(m.js.Call("clear", m.name))
 	return err
 }
 
