@@ -47,6 +47,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/tablelab/tablelab/wasm/promise"
 	"github.com/tablelab/tablelab/wasm/stores"
 )
 
@@ -92,11 +93,11 @@ func main() {
 	js.Global().Set("tablelabStart", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		// One string, "op\nstore\ndata", crosses instead of three: each
 		// crossing is an encoding and a reference on each side.
-		id := arg(args, 0)
+		id := promise.Arg(args, 0)
 		op, rest, _ := strings.Cut(stringArg(args, 1), "\n")
 		store, data, _ := strings.Cut(rest, "\n")
 		var call func()
-		if msg := arg(args, 2); op == "serve" && msg.Type() == js.TypeObject {
+		if msg := promise.Arg(args, 2); op == "serve" && msg.Type() == js.TypeObject {
 			// A request held as bytes is answered as bytes: its body
 			// (a blob's) need not be text.
 			req, err := bytesOf(msg)
@@ -157,13 +158,6 @@ func advance(set *stores.Set, store, seconds string) error {
 	return set.Advance(store, time.Duration(f*float64(time.Second)))
 }
 
-func arg(args []js.Value, i int) js.Value {
-	if i >= len(args) {
-		return js.Undefined()
-	}
-	return args[i]
-}
-
 // stringArg returns args[i] as a string, or "" when it is missing or not
 // a string.
 func stringArg(args []js.Value, i int) string {
@@ -171,41 +165,4 @@ func stringArg(args []js.Value, i int) string {
 		return ""
 	}
 	return args[i].String()
-}
-
-// await waits for p to settle. It must not be called from a JavaScript
-// callback, only from a goroutine.
-func await(p js.Value) (js.Value, error) {
-	type outcome struct {
-		v   js.Value
-		err error
-	}
-	done := make(chan outcome, 1)
-	var onResolve, onReject js.Func
-	onResolve = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{v: arg(args, 0)}
-		return nil
-	})
-	onReject = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{err: jsError(arg(args, 0))}
-		return nil
-	})
-	p.Call("then", onResolve, onReject)
-	o := <-done
-	onResolve.Release()
-	onReject.Release()
-	return o.v, o.err
-}
-
-// jsError turns a rejection reason into an error.
-type jsError js.Value
-
-func (e jsError) Error() string {
-	v := js.Value(e)
-	if v.Type() == js.TypeObject {
-		if m := v.Get("message"); m.Type() == js.TypeString {
-			return m.String()
-		}
-	}
-	return js.Global().Get("String").Invoke(v).String()
 }
