@@ -66,7 +66,9 @@ export function createEditor(parent, doc, onRun, label = "Example code", onChang
         syntaxHighlighting(highlight),
         theme,
         lintGutter(),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: the content is focusable as it is (contenteditable),
+        // but checkers of scrollable regions look for a tab stop.
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           if (marked) clearMarks();

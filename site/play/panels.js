@@ -348,6 +348,11 @@ export async function renderMap(box, engine, store, result) {
     cursor.setAttribute("x", String(at));
     cursor.setAttribute("visibility", "visible");
   };
+  // Until the reader moves it, the slider stands at the walk's first
+  // entity, unmarked.
+  const startAt = Math.min(m.walked[0], list.length - 1);
+  svg.setAttribute("aria-valuenow", String(startAt + 1));
+  svg.setAttribute("aria-valuetext", `${list[startAt][0]} / ${list[startAt][1]}, where the walk began`);
   svg.addEventListener("keydown", (e) => {
     const p = at < 0 ? m.partitions[0] : partitionOf(at);
     const moves = {

@@ -203,7 +203,8 @@ function build(root) {
 
   const output = el("pre", "run-printed");
   output.id = "pg-output";
-  output.setAttribute("aria-live", "polite");
+  // A log: what the program prints is read out as it comes.
+  output.setAttribute("role", "log");
   output.tabIndex = 0;
   output.setAttribute("aria-label", "What the code printed");
   const errorBox = el("div", "pg-error");
