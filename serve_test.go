@@ -216,6 +216,28 @@ func TestImportThenExport(t *testing.T) {
 	if _, err := step("-import", in); err == nil || !strings.Contains(err.Error(), "-import") {
 		t.Fatalf("-import of a text that is not an export: %v", err)
 	}
+	// An export whose second table holds a bad entity is refused before
+	// anything is written: the error names the place, and the store
+	// exports as before.
+	bad := `{"tablelab":"export/1","tables":[` + "\n" +
+		`{"name":"Fresh","entities":[{"PartitionKey":"p","RowKey":"r"}]},` + "\n" +
+		`{"name":"Orders","entities":[{"PartitionKey":"p1","RowKey":"r9"},` + "\n" +
+		`{"PartitionKey":"p1","RowKey":"a/b"}]}]}`
+	if err := os.WriteFile(in, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = step("-import", in)
+	want := "-import " + in + ": line 4, column 1: table Orders, entity 2 (PartitionKey 'p1', RowKey 'a/b'): its RowKey holds '/'"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("-import of an export with a bad entity: %v\nwant %s…", err, want)
+	}
+	again := filepath.Join(dir, "again.json")
+	if _, err := step("-export", again); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := os.ReadFile(again); err != nil || string(after) != string(got) {
+		t.Fatalf("a refused -import changed the store (%v):\n%s\nwas\n%s", err, after, got)
+	}
 }
 
 // startBinary runs the server binary with args and waits until addrs all
