@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/tidwall/btree"
@@ -66,7 +65,13 @@ func (s *Store) tableList() []table {
 	for _, t := range s.byName {
 		tables = append(tables, *t)
 	}
-	slices.SortFunc(tables, func(a, b table) int { return int(int64(a.id) - int64(b.id)) })
+	// An insertion sort: a store has few tables, and slices' generic
+	// sort would bring its code into the browser build for them.
+	for i := 1; i < len(tables); i++ {
+		for j := i; j > 0 && tables[j].id < tables[j-1].id; j-- {
+			tables[j], tables[j-1] = tables[j-1], tables[j]
+		}
+	}
 	return tables
 }
 

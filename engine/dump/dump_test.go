@@ -202,6 +202,7 @@ func TestImportErrors(t *testing.T) {
 		{tee + `{"PartitionKey":"p","RowKey":"é" "X":1}]}]}`, "line 3, column 34: the text is not valid JSON: expected ',' or '}'"},
 		// Tables.
 		{h + `5]}`, "line 2, column 1: table 1 of the list is not a JSON object"},
+		{h + `}`, "line 2, column 1: the text is not valid JSON: expected an object"},
 		{h + `{"name":"Tee","entities":[]},{"entities":[{"PartitionKey":"p","RowKey":"r"}]}]}`, `line 2, column 30: table 2 of the list has no "name"`},
 		{h + `{"name":"bad name!","entities":[]}]}`, "line 2, column 9: 'bad name!' is not a table name: a name is 3 to 63 letters and digits of ASCII, beginning with a letter, and not 'tables'"},
 		{h + `{"name":"T1","entities":[]}]}`, "line 2, column 9: 'T1' is not a table name"},

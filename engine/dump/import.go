@@ -207,7 +207,7 @@ func (rd *reader) valueStart() int { return rd.first(rd.off) }
 // the members in any order.
 func (rd *reader) table(n int) error {
 	at := rd.valueStart()
-	if at < len(rd.src) && rd.src[at] != '{' {
+	if at < len(rd.src) && rd.src[at] != '{' && valueKind(rd.src[at]) != "" {
 		return rd.failAt(at, "table "+strconv.Itoa(n)+" of the list is not a JSON object")
 	}
 	name := ""
@@ -564,25 +564,32 @@ func (sc *scanner) unexpected(what string) error {
 	}
 	kind := ""
 	if sc.off < len(sc.src) {
-		switch c := sc.src[sc.off]; {
-		case c == '{':
-			kind = "an object"
-		case c == '[':
-			kind = "an array"
-		case c == '"':
-			kind = "a string"
-		case c == 't' || c == 'f':
-			kind = "a boolean"
-		case c == 'n':
-			kind = "null"
-		case c == '-' || c >= '0' && c <= '9':
-			kind = "a number"
-		}
+		kind = valueKind(sc.src[sc.off])
 	}
 	if kind == "" || what == "':'" || strings.HasPrefix(what, "','") {
 		return sc.syntax(&jsontext.SyntaxError{Msg: "expected " + what, Offset: sc.off})
 	}
 	return sc.fail("expected " + what + " here, not " + kind)
+}
+
+// valueKind names the kind of JSON value that begins with c, or returns
+// "" when no value begins so.
+func valueKind(c byte) string {
+	switch {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	}
+	return ""
 }
 
 // next reports whether the next byte, after white space, is c, and
