@@ -343,7 +343,7 @@ func frontEnd(srv api.Service, c apifasthttp.Config, logger *log.Logger, name st
 }
 
 // logRequests logs each request with the service's name, its status,
-// time and query plan, and a request refused before the handler with the
+// time and query plan (and a query's warning), and a request refused before the handler with the
 // reason; "- -" stands for the method and target of a request line that
 // did not parse.
 func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) fasthttp.RequestHandler {
@@ -354,6 +354,9 @@ func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) 
 		method, target, note := string(ctx.Method()), string(ctx.RequestURI()), ""
 		if p := h.Peek("X-Tablelab-Plan"); len(p) > 0 {
 			note = fmt.Sprintf(" plan=%s examined=%s returned=%s", p, h.Peek("X-Tablelab-Examined"), h.Peek("X-Tablelab-Returned"))
+		}
+		if w := h.Peek(api.WarningHeader); len(w) > 0 {
+			note += fmt.Sprintf(" warning: %s", w)
 		}
 		if r := apifasthttp.RefusalOf(ctx); r != nil {
 			if r.Unparsed {

@@ -28,6 +28,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/durable/persist"
+	"github.com/valyala/fasthttp"
 )
 
 // TestTightenHeap checks that the server's memory limit follows the live
@@ -408,5 +409,33 @@ func TestBusyAddresses(t *testing.T) {
 	got, err = exec.Command(bin, "-memory", "-blob-addr=", "-queue-addr=", "-table-addr=", "-site-addr=").CombinedOutput()
 	if err == nil || !strings.Contains(string(got), "no service to serve") {
 		t.Fatalf("every service off: %v\n%s", err, got)
+	}
+}
+
+// TestLogShowsPlanAndWarning checks that the request log gives a query's
+// plan and, when its filter compares a property with a literal of a type
+// the property never had, the warning the response carries.
+func TestLogShowsPlanAndWarning(t *testing.T) {
+	var out bytes.Buffer
+	logger := log.New(&out, "", 0)
+	srv := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}})
+	for _, r := range []*api.Request{
+		{Method: "POST", Target: "/devstoreaccount1/Tables", Host: "127.0.0.1:10002", Body: []byte(`{"TableName":"people"}`)},
+		{Method: "POST", Target: "/devstoreaccount1/people", Host: "127.0.0.1:10002", Body: []byte(`{"PartitionKey":"p","RowKey":"r","Age":3}`)},
+	} {
+		if resp := srv.Serve(r); resp.Status != 201 {
+			t.Fatalf("%d %s", resp.Status, resp.Body)
+		}
+	}
+	handler := logRequests(logger, "table", func(ctx *fasthttp.RequestCtx) {
+		resp := srv.Serve(&api.Request{Method: "GET", Target: string(ctx.RequestURI()), Host: "127.0.0.1:10002"})
+		resp.Header.Each(func(name, value string) { ctx.Response.Header.Set(name, value) })
+		ctx.SetStatusCode(resp.Status)
+	})
+	var ctx fasthttp.RequestCtx
+	ctx.Request.SetRequestURI("/devstoreaccount1/people()?$filter=Age%20gt%20'2'")
+	handler(&ctx)
+	if got := out.String(); !strings.Contains(got, " 200 ") || !strings.Contains(got, " plan=table-scan examined=1 returned=0 warning: Age is Edm.Int32 on the one entity where the filter tested it, but Age gt '2' compares it with an Edm.String literal") {
+		t.Fatalf("log: %s", got)
 	}
 }

@@ -436,3 +436,21 @@ test("clone copies a store, the playground included, into one in memory that wri
   await assert.rejects(s.op("clone", "playground"), /"playground" is the persistent one and cannot be the target of a clone/);
   assert.equal((await p.serve("GET", `${account}/Mine()`)).status, 200);
 });
+
+test("a filter that compares a property with a literal of another type is answered with X-Tablelab-Warning", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-warning");
+  assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "People" }))).status, 201);
+  for (const age of [30, 40]) {
+    assert.equal((await c.serve("POST", `${account}/People`, JSON.stringify({ PartitionKey: "p", RowKey: `r${age}`, Age: age }))).status, 201);
+  }
+  let r = await c.serve("GET", `${account}/People()?$filter=${encodeURIComponent("Age gt 'x'")}`);
+  assert.equal(r.status, 200, r.body);
+  assert.equal(
+    r.headers["x-tablelab-warning"],
+    "Age is Edm.Int32 on all 2 entities where the filter tested it, but Age gt 'x' compares it with an Edm.String literal: values of different types never compare, so the test was false for every one (a number or a Boolean is written without quotes)",
+  );
+  r = await c.serve("GET", `${account}/People()?$filter=${encodeURIComponent("Age gt 35")}`);
+  assert.equal(JSON.parse(r.body).value.length, 1);
+  assert.equal(r.headers["x-tablelab-warning"], undefined);
+});
