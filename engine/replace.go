@@ -103,7 +103,10 @@ func inMemory(tree *btree.BTreeG[keyspace.Item], load func(keyspace.Item) (strin
 // s's. src is left as it was.
 //
 // src must have s's rules for keys; table names that differ only by
-// case are refused when s ignores case. NewEmpty makes such a store.
+// case are refused when s ignores case. NewEmpty makes such a store. The
+// record holds every entity of src, so a journal must take a record that
+// large: the browser's IndexedDB does, the server's log stops at
+// wal.MaxRecord.
 func (s *Store) ReplaceTables(src *Store) error {
 	if src.openKeys && !s.openKeys {
 		return errors.New("engine: a store of open keys cannot replace the tables of one with the service's keys")
