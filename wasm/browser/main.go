@@ -11,7 +11,17 @@
 //	                                              for a binary body
 //	tablelab.reset(store)            → undefined  all three services emptied
 //	tablelab.export(store)           → JSON text  (engine/dump's format)
-//	tablelab.import(store, text)     → undefined
+//	tablelab.import(store, text)     → undefined  the text's tables merged in:
+//	                                              entities with the same keys
+//	                                              replaced
+//	tablelab.replace(store, text)    → undefined  every table of the store
+//	                                              deleted and the text's put
+//	                                              in their place, as one write
+//	                                              (queues and blobs stay)
+//	tablelab.clone(store, target)    → undefined  target becomes a store in
+//	                                              memory holding a copy of
+//	                                              store's tables, queues and
+//	                                              blobs (never "playground")
 //	tablelab.advance(store, seconds) → undefined  the store's clock moved on
 //	tablelab.hold(store)             → undefined  the store's clock stands
 //	                                              still (only advance moves it)
@@ -20,6 +30,16 @@
 //
 // A request goes to the service its Host header names: 127.0.0.1:10000
 // Blob, :10001 Queue, :10002 Table, the development storage's endpoints.
+//
+// import and replace read and check the whole text before they change
+// anything: a text with anything wrong leaves the store as it was, and
+// the Promise rejects with where and what, such as "line 14, column 2:
+// table Orders, entity 12 (PartitionKey 'x', RowKey 'y'): its RowKey
+// holds '/', which a key may not hold …". A replace of "playground" is
+// kept whole or not at all, however the page ends. A clone costs next to
+// nothing whatever the store's size: the copy shares the original's memory
+// until either is written. Cloning into a name that exists replaces that
+// store; the copy's clock is the set's.
 //
 // A request to a store in memory goes straight through the module's
 // exports (direct.go). Everything else, and the playground's requests,
@@ -72,6 +92,8 @@ func main() {
 			return text, err
 		},
 		"import":  func(store, data string) (any, error) { return nil, set.Import(store, data) },
+		"replace": func(store, data string) (any, error) { return nil, set.Replace(store, data) },
+		"clone":   func(store, data string) (any, error) { return nil, set.Clone(store, data) },
 		"advance": func(store, data string) (any, error) { return nil, advance(set, store, data) },
 		"hold":    func(store, _ string) (any, error) { return nil, set.Hold(store) },
 		"release": func(store, _ string) (any, error) { return nil, set.Release(store) },

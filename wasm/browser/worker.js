@@ -6,7 +6,10 @@
 //                                              a string or a Uint8Array
 //   worker → page  {id, resp}                  resp: the raw HTTP/1.1 response,
 //                                              of the same kind as req
-//   page → worker  {id, store, op, data}       op: reset | export | import |
+//   page → worker  {id, store, op, data}       op: reset | export |
+//                                              import (data: an export's text) |
+//                                              replace (data: an export's text) |
+//                                              clone (data: the target store) |
 //                                              advance (data: seconds) |
 //                                              hold | release | sas
 //   worker → page  {id, result} or {id, error}
@@ -165,6 +168,8 @@ globalThis.tablelab = {
   reset: (store) => call("reset", store),
   export: (store) => call("export", store),
   import: (store, text) => call("import", store, text),
+  replace: (store, text) => call("replace", store, text),
+  clone: (store, target) => call("clone", store, String(target).replaceAll("\n", " ")),
   advance: (store, seconds) => call("advance", store, String(Number(seconds))),
   hold: (store) => call("hold", store),
   release: (store) => call("release", store),
@@ -197,6 +202,8 @@ const ops = {
   reset: (store) => tablelab.reset(store),
   export: (store) => tablelab.export(store),
   import: (store, data) => tablelab.import(store, String(data ?? "")),
+  replace: (store, data) => tablelab.replace(store, String(data ?? "")),
+  clone: (store, data) => tablelab.clone(store, String(data ?? "")),
   advance: (store, data) => tablelab.advance(store, data),
   hold: (store) => tablelab.hold(store),
   release: (store) => tablelab.release(store),

@@ -138,6 +138,21 @@ func TestCORS(t *testing.T) {
 	if r.Header.Get("Access-Control-Allow-Origin") != "*" || r.Header.Get("Access-Control-Allow-Credentials") != "" || r.Header.Get("Access-Control-Expose-Headers") != "Date" {
 		t.Fatalf("wildcard rule: %v", r.Header)
 	}
+	// A rule that exposes the X-Tablelab-* headers exposes a query's
+	// warning with its plan.
+	if err := st.SetProperties("devstoreaccount1", []byte(`<StorageServiceProperties><Cors><CorsRule><AllowedOrigins>http://play.test</AllowedOrigins><AllowedMethods>GET</AllowedMethods><AllowedHeaders></AllowedHeaders><ExposedHeaders>x-tablelab-*</ExposedHeaders><MaxAgeInSeconds>5</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>`)); err != nil {
+		t.Fatal(err)
+	}
+	open := api.NewServer(engine.New(engine.Options{}), api.Options{Settings: st, Verifier: &auth.Verifier{AllowAnonymous: true}})
+	want(t, serve(open, "POST", "/Tables", `{"TableName":"people"}`), 201, "")
+	want(t, serve(open, "POST", "/people", `{"PartitionKey":"p","RowKey":"r","Age":3}`), 201, "")
+	r = serve(open, "GET", "/people()?$filter=Age%20eq%20'3'", "", "Origin", "http://play.test")
+	if exposed := r.Header.Get("Access-Control-Expose-Headers"); r.Header.Get(api.WarningHeader) == "" || !strings.Contains(exposed, api.WarningHeader) || !strings.Contains(exposed, "X-Tablelab-Plan") {
+		t.Fatalf("a warning to a page: %v", r.Header)
+	}
+	if err := st.SetProperties("devstoreaccount1", []byte(corsProps)); err != nil {
+		t.Fatal(err)
+	}
 	// No rule lets anyone.test POST: no CORS headers, but Vary.
 	r = do("POST", "/Tables", "Origin", "http://anyone.test")
 	if r.Header.Get("Access-Control-Allow-Origin") != "" || r.Header.Get("Vary") != "Origin" {
