@@ -58,27 +58,14 @@ export class EngineClient {
   }
 
   /**
-   * op runs "reset", "export", "import" (with data), "advance" (data:
-   * seconds) or "sas" on store.
+   * op runs an op of the engine worker on store: "reset", "export",
+   * "import" and "replace" (data: an export's text, checked whole before
+   * anything is written), "clone" (data: the name of the store in memory
+   * that becomes a copy of this one), "advance" (data: seconds), "hold",
+   * "release" or "sas".
    */
   op(store, op, data) {
-    // TEMPORARY until the engine's clone and replace ops land.
-    if (op === "clone") return this.#clone(store, data);
-    if (op === "replace") return this.#replace(store, data);
     return this.#call({ store, op, data });
-  }
-
-  async #clone(from, to) {
-    const text = await this.#call({ store: from, op: "export" });
-    await this.#call({ store: to, op: "reset" });
-    await this.#call({ store: to, op: "import", data: text });
-  }
-
-  async #replace(store, text) {
-    await this.#call({ store: "tmp-check", op: "reset" });
-    await this.#call({ store: "tmp-check", op: "import", data: text });
-    await this.#call({ store, op: "reset" });
-    await this.#call({ store, op: "import", data: text });
   }
 
   /**

@@ -147,7 +147,7 @@ function enhance(figure, runHost) {
     playground.hash = await shareHash(text);
     openLink.href = playground.href;
   };
-  const linked = linkTo(source);
+  linkTo(source);
   for (const event of ["pointerdown", "focus"]) {
     openLink.addEventListener(event, () => {
       if (editor && editor.code() !== source) linkTo(editor.code());
@@ -185,6 +185,7 @@ function enhance(figure, runHost) {
     let result;
     const heat = new Heat();
     try {
+      ranBefore.set();
       const h = runHost();
       // Each run starts from an empty store, as the block's declared
       // output assumes.
@@ -249,15 +250,37 @@ function enhance(figure, runHost) {
     figure.dataset.state = "ready";
     delete figure.dataset.matches;
   });
-  linked.finally(() => {
-    figure.dataset.state ??= "ready";
-  });
+  figure.dataset.state = "ready";
 }
 
 function sameList(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+// ranBefore remembers, for this tab's session, that the reader ran an
+// example: one who did will likely run one on the next page too, whose
+// engine then starts as the page opens (from the HTTP cache, the first
+// page having fetched it) rather than on the first Run.
+const ranBefore = {
+  key: "tablelab-ran-an-example",
+  get() {
+    try {
+      return sessionStorage.getItem(this.key) === "1";
+    } catch {
+      return false;
+    }
+  },
+  set() {
+    try {
+      sessionStorage.setItem(this.key, "1");
+    } catch {
+      // not remembered: the next page starts its engine on Run
+    }
+  },
+};
+
 addStyles();
 const runHost = lazyHost();
-for (const figure of document.querySelectorAll("figure.run-example")) enhance(figure, runHost);
+const figures = document.querySelectorAll("figure.run-example");
+for (const figure of figures) enhance(figure, runHost);
+if (figures.length && ranBefore.get()) runHost().warm();
