@@ -410,6 +410,10 @@ function embedInChromium() {
     const other = await run(page, 3);
     assert.equal(other.state, "error");
     assert.match(other.error, /TableNotFound/);
+    // The explanation's link leads to the guide on the embed's site, in a
+    // tab of its own.
+    const more = page.locator("tablelab-example").nth(3).locator(".run-error-explain a");
+    assert.deepEqual([new URL(await more.getAttribute("href")).origin, await more.getAttribute("target")], [embed, "_blank"]);
     assert.deepEqual(problems, []);
     await page.close();
   });
