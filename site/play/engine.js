@@ -2,6 +2,8 @@
 // running the wasm engine, shared by every example on a page, reached by
 // messages that each carry an id and get one answer.
 
+import { crossOrigin, startWorker } from "./workers.js";
+
 /**
  * EngineClient starts the engine worker at url and matches its answers to
  * the requests made.
@@ -11,7 +13,7 @@ export class EngineClient {
     this.pending = new Map();
     this.nextId = 1;
     this.failed = null;
-    this.worker = new Worker(url);
+    this.worker = startWorker(url);
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => {
         if (data?.ready) {
@@ -28,7 +30,7 @@ export class EngineClient {
       // must fail every caller instead of leaving it waiting.
       this.worker.onerror = (event) => {
         event.preventDefault?.();
-        const err = new Error(`the engine worker failed: ${event.message ?? "could not load"}`);
+        const err = new Error(`the engine worker failed: ${event.message ?? "could not load"}${corsHint(url)}`);
         this.failed = err;
         reject(err);
         for (const waiter of this.pending.values()) waiter.reject(err);
@@ -82,6 +84,17 @@ export class EngineClient {
       `TableEndpoint=${ENDPOINTS.table};SharedAccessSignature=${sas}`
     );
   }
+}
+
+/**
+ * corsHint is what to add to a worker's failure to load from url: for a
+ * script of another origin (the embed on someone's page), the headers its
+ * host must send.
+ */
+export function corsHint(url) {
+  return crossOrigin(url)
+    ? ` (its files come from ${new URL(url, document.baseURI).origin}, which must send Access-Control-Allow-Origin and serve .wasm as application/wasm)`
+    : "";
 }
 
 /** ENDPOINTS are the account's URLs, per service, in the browser and in Node alike. */

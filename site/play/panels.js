@@ -317,6 +317,10 @@ export async function renderMap(box, engine, store, result) {
   svg.setAttribute("aria-describedby", "pg-map-summary");
   svg.setAttribute("aria-valuemin", "1");
   svg.setAttribute("aria-valuemax", String(list.length));
+  // A slider must have a value before the reader moves it (axe-core's
+  // aria-required-attr): the first key, said to be none read yet.
+  svg.setAttribute("aria-valuenow", "1");
+  svg.setAttribute("aria-valuetext", "No key read yet: use the arrow keys");
   const rect = (x, w, cls) => {
     const r = document.createElementNS(svgNS, "rect");
     r.setAttribute("x", String(x));

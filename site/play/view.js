@@ -248,6 +248,11 @@ export function renderError(error, note) {
     if (why) {
       const link = el("a", "", "Read more");
       link.href = new URL(`../${why.page}`, import.meta.url).href;
+      // On another site's page (the embed) the guide opens beside it.
+      if (link.origin !== location.origin) {
+        link.target = "_blank";
+        link.rel = "noopener";
+      }
       p.append(why.text, " ", link, ".");
     }
     box.append(p);

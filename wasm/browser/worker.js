@@ -20,9 +20,16 @@
 // blob's) must be a Uint8Array: a string crosses as UTF-8 text. The store
 // named "playground" is kept in IndexedDB (tablelabIDB below), one log per
 // service; any other name is a fresh store in memory.
+//
+// A page of another origin cannot start this worker from its URL; it
+// starts a blob: worker of its own origin that sets self.tablelabBase to
+// this file's URL and importScripts it (site/play/workers.js). The files
+// beside this one are then found from tablelabBase, since self.location
+// is the blob's.
 "use strict";
 
-importScripts("wasm_exec.js");
+const base = self.tablelabBase ?? self.location.href;
+importScripts(new URL("wasm_exec.js", base).href);
 
 // tablelabIDB is the Go side's medium (wasm/browser/indexeddb.go): a store's
 // snapshot and the journal records written since, one IndexedDB
@@ -180,7 +187,7 @@ const started = new Promise((resolve) => (globalThis.tablelabStarted = resolve))
 
 (async () => {
   const go = new Go();
-  const url = new URL("app.wasm", self.location.href);
+  const url = new URL("app.wasm", base);
   const { instance } =
     typeof WebAssembly.instantiateStreaming === "function"
       ? await WebAssembly.instantiateStreaming(fetch(url), go.importObject)
