@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tablelab/tablelab/build/localserver"
@@ -26,8 +27,13 @@ import (
 // signatures cost more than signing: point reads never repeat a
 // resource.)
 type client struct {
-	key  []byte
-	pool chan *rawConn
+	key []byte
+	mu  sync.Mutex
+	// pools holds the kept-alive connections idle, by host: a
+	// connection is only ever handed back for the host it leads to. (One
+	// pool for all hosts once sent the interleaved run's floor slices to
+	// tablelab, over the connection tablelab's slice had left in it.)
+	pools map[string]chan *rawConn
 }
 
 // respHeader is a response's header fields, in order.
@@ -44,20 +50,34 @@ func (h respHeader) Get(name string) string {
 }
 
 type rawConn struct {
-	c   net.Conn
-	br  *bufio.Reader
-	bw  *bufio.Writer
-	buf []byte // response bodies, reused
+	c    net.Conn
+	host string // as dialled: the pool it goes back to
+	br   *bufio.Reader
+	bw   *bufio.Writer
+	buf  []byte // response bodies, reused
 }
 
 func newClient() *client {
 	key, _ := base64.StdEncoding.DecodeString(localserver.Key)
-	return &client{key: key, pool: make(chan *rawConn, 64)}
+	return &client{key: key, pools: map[string]chan *rawConn{}}
 }
 
+// pool returns the idle connections to host.
+func (c *client) pool(host string) chan *rawConn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pools[host]
+	if p == nil {
+		p = make(chan *rawConn, 64)
+		c.pools[host] = p
+	}
+	return p
+}
+
+// conn returns an idle connection to host, or a new one.
 func (c *client) conn(host string) (*rawConn, error) {
 	select {
-	case rc := <-c.pool:
+	case rc := <-c.pool(host):
 		return rc, nil
 	default:
 	}
@@ -65,7 +85,7 @@ func (c *client) conn(host string) (*rawConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rawConn{c: nc, br: bufio.NewReaderSize(nc, 64<<10), bw: bufio.NewWriterSize(nc, 64<<10)}, nil
+	return &rawConn{c: nc, host: host, br: bufio.NewReaderSize(nc, 64<<10), bw: bufio.NewWriterSize(nc, 64<<10)}, nil
 }
 
 func (c *client) do(method, rawURL string, body []byte, hdr map[string]string) (int, []byte, respHeader, error) {
@@ -140,7 +160,7 @@ func (c *client) exchange(method, rawURL string, body []byte, hdr map[string]str
 	rc.buf = respBody[:0]
 	if keep {
 		select {
-		case c.pool <- rc:
+		case c.pool(rc.host) <- rc:
 		default:
 			rc.c.Close()
 		}

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/tablelab/tablelab/build/floor"
 )
 
 // interleave measures the lines held to the floor with both servers up
@@ -24,10 +28,13 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 		return err
 	}
 	defer fl.stop()
-	c := newClient()
+	sides := []side{
+		{name: "tablelab", base: tl.base, c: newClient()},
+		{name: "floor", base: fl.base, c: newClient(), served: floorServed(fl.base)},
+	}
 	// A table of its own: the data directory may hold the plain run's.
 	table := fmt.Sprintf("interleaved%d", size)
-	if err := load(c, tl.base, table, size); err != nil {
+	if err := load(sides[0].c, tl.base, table, size); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\ninterleaved: %d rounds of %s slices per server, tablelab and the floor alternating\n", rounds, slice)
@@ -35,30 +42,121 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 		if l.name != pointReadC1 && l.name != insertC1 {
 			continue
 		}
-		var ours, floor result
+		byRound, err := rotate(sides, l, table, size, slice, rounds)
+		if err != nil {
+			return err
+		}
 		var ratios []float64
-		for i := 0; i < rounds; i++ {
-			run := func(base string) result { return l.run(c, base, table, size, slice) }
-			var a, f result
-			if i%2 == 0 {
-				a, f = run(tl.base), run(fl.base)
-			} else {
-				f, a = run(fl.base), run(tl.base)
-			}
-			if a.errs > 0 || f.errs > 0 {
-				return fmt.Errorf("%s: errors in an interleaved slice: %s%s", l.name, a.firstErr, f.firstErr)
-			}
-			ours.ops, ours.elapsed = ours.ops+a.ops, ours.elapsed+a.elapsed
-			floor.ops, floor.elapsed = floor.ops+f.ops, floor.elapsed+f.elapsed
-			if f.throughput() > 0 {
-				ratios = append(ratios, a.throughput()/f.throughput())
+		for _, r := range byRound {
+			if f := r[1].throughput(); f > 0 {
+				ratios = append(ratios, r[0].throughput()/f)
 			}
 		}
 		slices.Sort(ratios)
-		fmt.Fprintln(w, floorVerdict(l.name+" (interleaved)", size, ours.throughput(), floor.throughput()))
+		ours, fl := total(byRound, 0), total(byRound, 1)
+		fmt.Fprintln(w, floorVerdict(l.name+" (interleaved)", size, ours.throughput(), fl.throughput()))
+		fmt.Fprintf(w, "  p50: tablelab %s, floor %s\n", ours.pct(0.5).Round(time.Microsecond), fl.pct(0.5).Round(time.Microsecond))
 		if len(ratios) > 0 {
 			fmt.Fprintf(w, "  per round: min %.2f, median %.2f, max %.2f of the floor\n", ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1])
 		}
 	}
 	return nil
+}
+
+// A side is one server under rotating load, with a client of its own.
+type side struct {
+	name, base string
+	c          *client
+	// served, when not nil, asks the server how many requests it has
+	// answered, so that rotate can check that each slice's requests
+	// reached the server they were sent to, and no other.
+	served func() (int64, error)
+}
+
+// rotate runs line l against each of sides for a slice at a time, rounds
+// times over: in round i the side (i+k)%n runs k-th, so that each takes
+// every place in the order equally, and a change in the machine's speed
+// falls on all alike. It returns the results by round, then side.
+//
+// After every slice it asks each side that counts its requests how many
+// it has answered: the side the slice ran against must have answered
+// exactly the slice's requests, every other side none.
+func rotate(sides []side, l line, table string, size int, slice time.Duration, rounds int) ([][]result, error) {
+	count := func() ([]int64, error) {
+		n := make([]int64, len(sides))
+		for j, s := range sides {
+			if s.served == nil {
+				continue
+			}
+			var err error
+			if n[j], err = s.served(); err != nil {
+				return nil, fmt.Errorf("%s: %w", s.name, err)
+			}
+		}
+		return n, nil
+	}
+	before, err := count()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]result, rounds)
+	for i := range out {
+		out[i] = make([]result, len(sides))
+		for k := range sides {
+			j := (i + k) % len(sides)
+			r := l.run(sides[j].c, sides[j].base, table, size, slice)
+			if r.errs > 0 {
+				return nil, fmt.Errorf("%s on %s: %d errors: %s", l.name, sides[j].name, r.errs, r.firstErr)
+			}
+			out[i][j] = r
+			after, err := count()
+			if err != nil {
+				return nil, err
+			}
+			for m, s := range sides {
+				want := int64(0)
+				if m == j {
+					want = int64(r.ops)
+				}
+				if s.served != nil && after[m]-before[m] != want {
+					return nil, fmt.Errorf("%s: %s answered %d requests during a slice that sent %d to it (the slice was %s's): requests went to the wrong server", l.name, s.name, after[m]-before[m], want, sides[j].name)
+				}
+			}
+			before = after
+		}
+	}
+	return out, nil
+}
+
+// total sums side j's results over the rounds.
+func total(byRound [][]result, j int) result {
+	var t result
+	for _, r := range byRound {
+		t.ops += r[j].ops
+		t.entities += r[j].entities
+		t.elapsed += r[j].elapsed
+		t.lats = append(t.lats, r[j].lats...)
+	}
+	return t
+}
+
+// floorServed asks the floor server at base how many requests it has
+// answered, with a client of its own.
+func floorServed(base string) func() (int64, error) {
+	c := newClient()
+	return func() (int64, error) { return served(c, base) }
+}
+
+// served asks the floor server at base how many requests it has
+// answered (floor.ServedPath).
+func served(c *client, base string) (int64, error) {
+	u := strings.TrimSuffix(base, "/devstoreaccount1") + floor.ServedPath
+	code, body, _, err := c.do("GET", u, nil, nil)
+	if err != nil {
+		return 0, err
+	}
+	if code != 200 {
+		return 0, fmt.Errorf("%s: status %d", floor.ServedPath, code)
+	}
+	return strconv.ParseInt(string(body), 10, 64)
 }
