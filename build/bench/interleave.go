@@ -16,28 +16,37 @@ import (
 // tablelab, … so that a change in the machine's speed during the run
 // (other tenants of its two shared cores) falls on both alike. Run one
 // after the other, as the plain run does, the floor's own rate swung by
-// half between runs, more than the 20% the target allows.
+// half between runs, more than the 20% the target allows. With a
+// baseline (s.baseline: another build of the server) it rotates among
+// the three, and says how this build compares with that one.
 func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duration, rounds int) error {
-	tl, err := s.start("tablelab", size)
-	if err != nil {
-		return err
+	names := []string{"tablelab"}
+	if s.baseline != "" {
+		names = append(names, baseline)
 	}
-	defer tl.stop()
-	fl, err := s.start("floor", size)
-	if err != nil {
-		return err
-	}
-	defer fl.stop()
-	sides := []side{
-		{name: "tablelab", base: tl.base, c: newClient()},
-		{name: "floor", base: fl.base, c: newClient(), served: floorServed(fl.base)},
-	}
+	var sides []side
 	// A table of its own: the data directory may hold the plain run's.
 	table := fmt.Sprintf("interleaved%d", size)
-	if err := load(sides[0].c, tl.base, table, size); err != nil {
+	for _, name := range names {
+		t, err := s.start(name, size)
+		if err != nil {
+			return err
+		}
+		defer t.stop()
+		sd := side{name: name, base: t.base, c: newClient()}
+		if err := load(sd.c, t.base, table, size); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		sides = append(sides, sd)
+	}
+	floorSrv, err := s.start("floor", size)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\ninterleaved: %d rounds of %s slices per server, tablelab and the floor alternating\n", rounds, slice)
+	defer floorSrv.stop()
+	sides = append(sides, side{name: "floor", base: floorSrv.base, c: newClient(), served: floorServed(floorSrv.base)})
+	floorAt := len(sides) - 1
+	fmt.Fprintf(w, "\ninterleaved: %d rounds of %s slices per server, %s rotating\n", rounds, slice, strings.Join(append(names, "the floor"), ", "))
 	for _, l := range lines {
 		if l.name != pointReadC1 && l.name != insertC1 {
 			continue
@@ -46,18 +55,23 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 		if err != nil {
 			return err
 		}
+		ours, fl := total(byRound, 0), total(byRound, floorAt)
 		var ratios []float64
 		for _, r := range byRound {
-			if f := r[1].throughput(); f > 0 {
+			if f := r[floorAt].throughput(); f > 0 {
 				ratios = append(ratios, r[0].throughput()/f)
 			}
 		}
 		slices.Sort(ratios)
-		ours, fl := total(byRound, 0), total(byRound, 1)
 		fmt.Fprintln(w, floorVerdict(l.name+" (interleaved)", size, ours.throughput(), fl.throughput()))
 		fmt.Fprintf(w, "  p50: tablelab %s, floor %s\n", ours.pct(0.5).Round(time.Microsecond), fl.pct(0.5).Round(time.Microsecond))
 		if len(ratios) > 0 {
 			fmt.Fprintf(w, "  per round: min %.2f, median %.2f, max %.2f of the floor\n", ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1])
+		}
+		if floorAt == 2 {
+			b := total(byRound, 1)
+			fmt.Fprintf(w, "  the baseline: %.0f/s = %.2f of the floor, p50 %s; this build / the baseline: %.2f\n",
+				b.throughput(), b.throughput()/fl.throughput(), b.pct(0.5).Round(time.Microsecond), ours.throughput()/b.throughput())
 		}
 	}
 	return nil

@@ -26,10 +26,14 @@ func (t *target) stop() { t.proc.Stop() }
 func (t *target) peakRSS() int64 { return t.proc.PeakRSS() }
 
 // setup is what starting a target needs: the server binary, Azurite and
-// a scratch directory.
+// a scratch directory; and, to compare two builds, the baseline's binary.
 type setup struct {
 	bin, azurite, tmp string
+	baseline          string
 }
+
+// baseline is the target name of the baseline build (-baseline).
+const baseline = "baseline"
 
 // start runs the named target on a fresh loopback port, with the data
 // of a table of size entities in its own directory.
@@ -55,6 +59,8 @@ func (s setup) start(name string, size int) (*target, error) {
 		args = []string{self, "floor-server", "-addr", addr, "-dir", s.tmp}
 	case "tablelab":
 		args = localserver.Tablelab(s.bin, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("data-%d", size)))
+	case baseline:
+		args = localserver.Tablelab(s.baseline, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("baseline-%d", size)))
 	case inspectorIdle, inspectorWatched:
 		// The site only for the inspector's endpoints: no request log,
 		// as for tablelab.
