@@ -18,7 +18,10 @@ import (
 // after the other, as the plain run does, the floor's own rate swung by
 // half between runs, more than the 20% the target allows. With a
 // baseline (s.baseline: another build of the server) it rotates among
-// the three, and says how this build compares with that one.
+// the three, and says how this build compares with that one; with
+// s.spins, floors that busy-wait that long per request join the
+// rotation, and show how fast a line falls below the floor as the
+// server's time per request grows.
 func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duration, rounds int) error {
 	names := []string{"tablelab"}
 	if s.baseline != "" {
@@ -44,9 +47,19 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 		return err
 	}
 	defer floorSrv.stop()
+	floorAt := len(sides)
 	sides = append(sides, side{name: "floor", base: floorSrv.base, c: newClient(), served: floorServed(floorSrv.base)})
-	floorAt := len(sides) - 1
-	fmt.Fprintf(w, "\ninterleaved: %d rounds of %s slices per server, %s rotating\n", rounds, slice, strings.Join(append(names, "the floor"), ", "))
+	names = append(names, "the floor")
+	for _, d := range s.spins {
+		t, err := s.start(spinFloor(d), size)
+		if err != nil {
+			return err
+		}
+		defer t.stop()
+		sides = append(sides, side{name: spinFloor(d), base: t.base, c: newClient(), served: floorServed(t.base)})
+		names = append(names, "a floor busy "+d.String()+" a request")
+	}
+	fmt.Fprintf(w, "\ninterleaved: %d rounds of %s slices per server, %s rotating\n", rounds, slice, strings.Join(names, ", "))
 	for _, l := range lines {
 		if l.name != pointReadC1 && l.name != insertC1 {
 			continue
@@ -72,6 +85,11 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 			b := total(byRound, 1)
 			fmt.Fprintf(w, "  the baseline: %.0f/s = %.2f of the floor, p50 %s; this build / the baseline: %.2f\n",
 				b.throughput(), b.throughput()/fl.throughput(), b.pct(0.5).Round(time.Microsecond), ours.throughput()/b.throughput())
+		}
+		for j, d := range s.spins {
+			b := total(byRound, floorAt+1+j)
+			fmt.Fprintf(w, "  a floor busy %s a request: %.0f/s = %.2f of the floor, p50 %s\n",
+				d, b.throughput(), b.throughput()/fl.throughput(), b.pct(0.5).Round(time.Microsecond))
 		}
 	}
 	return nil

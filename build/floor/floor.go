@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tablelab/tablelab/engine/durable/osfile"
 	"github.com/valyala/fasthttp"
@@ -42,6 +43,7 @@ func Main(args []string, readBody []byte) error {
 	fs := flag.NewFlagSet("floor-server", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	dir := fs.String("dir", os.TempDir(), "directory for the append file")
+	spin := fs.Duration("spin", 0, "busy-wait this long before each answer, as a server doing that much work would")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -50,6 +52,7 @@ func Main(args []string, readBody []byte) error {
 		return err
 	}
 	defer s.Close()
+	s.Spin = *spin
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -63,6 +66,11 @@ const AppendSize = 64 << 20
 
 // A Server is the floor server.
 type Server struct {
+	// Spin is how long the server busy-waits before each answer: the
+	// floor of a server that did that much work per request, which shows
+	// how a round trip grows with the server's time (set before Serve).
+	Spin time.Duration
+
 	readBody []byte
 	served   atomic.Int64
 	http     fasthttp.Server
@@ -109,18 +117,21 @@ func (s *Server) Close() error {
 func (s *Server) Served() int64 { return s.served.Load() }
 
 func (s *Server) serve(ctx *fasthttp.RequestCtx) {
-	if ctx.IsGet() {
-		if bytes.Equal(ctx.Path(), []byte(ServedPath)) {
-			ctx.SetBodyString(strconv.FormatInt(s.served.Load(), 10))
-			return
+	if ctx.IsGet() && bytes.Equal(ctx.Path(), []byte(ServedPath)) {
+		ctx.SetBodyString(strconv.FormatInt(s.served.Load(), 10))
+		return
+	}
+	s.served.Add(1)
+	if s.Spin > 0 {
+		for start := time.Now(); time.Since(start) < s.Spin; {
 		}
-		s.served.Add(1)
+	}
+	if ctx.IsGet() {
 		ctx.Response.Header.Set("ETag", `W/"datetime'2026-11-23T05%3A00%3A00.0000000Z'"`)
 		ctx.SetContentType("application/json;odata=nometadata;streaming=true;charset=utf-8")
 		ctx.SetBody(s.readBody)
 		return
 	}
-	s.served.Add(1)
 	body := ctx.PostBody()
 	s.mu.Lock()
 	if s.off+int64(len(body)) > s.size {
