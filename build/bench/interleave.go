@@ -69,27 +69,24 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 			return err
 		}
 		ours, fl := total(byRound, 0), total(byRound, floorAt)
-		var ratios []float64
-		for _, r := range byRound {
-			if f := r[floorAt].throughput(); f > 0 {
-				ratios = append(ratios, r[0].throughput()/f)
-			}
-		}
-		slices.Sort(ratios)
+		ratios := roundRatios(byRound, 0, floorAt)
 		fmt.Fprintln(w, floorVerdict(l.name+" (interleaved)", size, ours.throughput(), fl.throughput()))
 		fmt.Fprintf(w, "  p50: tablelab %s, floor %s\n", ours.pct(0.5).Round(time.Microsecond), fl.pct(0.5).Round(time.Microsecond))
 		if len(ratios) > 0 {
 			fmt.Fprintf(w, "  per round: min %.2f, median %.2f, max %.2f of the floor\n", ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1])
 		}
+		// The others by the total and by the median round: a slice the
+		// machine stalls moves a total, hardly a median.
 		if floorAt == 2 {
 			b := total(byRound, 1)
-			fmt.Fprintf(w, "  the baseline: %.0f/s = %.2f of the floor, p50 %s; this build / the baseline: %.2f\n",
-				b.throughput(), b.throughput()/fl.throughput(), b.pct(0.5).Round(time.Microsecond), ours.throughput()/b.throughput())
+			fmt.Fprintf(w, "  the baseline: %.0f/s = %.2f of the floor (median round %.2f), p50 %s; this build / the baseline: %.2f (median round %.2f)\n",
+				b.throughput(), b.throughput()/fl.throughput(), median(roundRatios(byRound, 1, floorAt)), b.pct(0.5).Round(time.Microsecond),
+				ours.throughput()/b.throughput(), median(roundRatios(byRound, 0, 1)))
 		}
 		for j, d := range s.spins {
 			b := total(byRound, floorAt+1+j)
-			fmt.Fprintf(w, "  a floor busy %s a request: %.0f/s = %.2f of the floor, p50 %s\n",
-				d, b.throughput(), b.throughput()/fl.throughput(), b.pct(0.5).Round(time.Microsecond))
+			fmt.Fprintf(w, "  a floor busy %s a request: %.0f/s = %.2f of the floor (median round %.2f), p50 %s\n",
+				d, b.throughput(), b.throughput()/fl.throughput(), median(roundRatios(byRound, floorAt+1+j, floorAt)), b.pct(0.5).Round(time.Microsecond))
 		}
 	}
 	return nil
@@ -158,6 +155,27 @@ func rotate(sides []side, l line, table string, size int, slice time.Duration, r
 		}
 	}
 	return out, nil
+}
+
+// roundRatios returns side j's throughput over side k's in each round,
+// in increasing order.
+func roundRatios(byRound [][]result, j, k int) []float64 {
+	var out []float64
+	for _, r := range byRound {
+		if t := r[k].throughput(); t > 0 {
+			out = append(out, r[j].throughput()/t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// median returns the middle of sorted values, 0 for none.
+func median(sorted []float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[len(sorted)/2]
 }
 
 // total sums side j's results over the rounds.
