@@ -3,6 +3,8 @@ package bench
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,8 +29,14 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 	if s.baseline != "" {
 		names = append(names, baseline)
 	}
+	// Directories of their own: the plain run's tablelab left its data,
+	// and more of it (its write lines'), in the one it used. Every server
+	// here starts empty and is loaded alike.
+	s.tmp = filepath.Join(s.tmp, fmt.Sprintf("interleaved-%d", size))
+	if err := os.MkdirAll(s.tmp, 0o755); err != nil {
+		return err
+	}
 	var sides []side
-	// A table of its own: the data directory may hold the plain run's.
 	table := fmt.Sprintf("interleaved%d", size)
 	for _, name := range names {
 		t, err := s.start(name, size)
