@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tablelab/tablelab/build/localserver"
@@ -26,38 +27,62 @@ import (
 // signatures cost more than signing: point reads never repeat a
 // resource.)
 type client struct {
-	key  []byte
-	pool chan *rawConn
+	key []byte
+	mu  sync.Mutex
+	// pools holds the kept-alive connections idle, by host: a
+	// connection is only ever handed back for the host it leads to. (One
+	// pool for all hosts once sent the interleaved run's floor slices to
+	// tablelab, over the connection tablelab's slice had left in it.)
+	pools map[string]chan *rawConn
 }
 
-// respHeader is a response's header fields, in order.
-type respHeader [][2]string
+// respHeader is a response's header fields as they came, a field a line
+// ("Name: value\r\n"): one string, where a string per field made the
+// client's work grow with the number of fields a server sends.
+type respHeader string
 
-// Get returns the first value of the named field, or "".
+// Get returns the value of the first field of that name, or "".
 func (h respHeader) Get(name string) string {
-	for _, kv := range h {
-		if strings.EqualFold(kv[0], name) {
-			return kv[1]
+	for rest := string(h); rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, name) {
+			return strings.TrimSpace(v)
 		}
 	}
 	return ""
 }
 
 type rawConn struct {
-	c   net.Conn
-	br  *bufio.Reader
-	bw  *bufio.Writer
-	buf []byte // response bodies, reused
+	c    net.Conn
+	host string // as dialled: the pool it goes back to
+	br   *bufio.Reader
+	bw   *bufio.Writer
+	buf  []byte // response bodies, reused
+	hdr  []byte // response header fields, reused
 }
 
 func newClient() *client {
 	key, _ := base64.StdEncoding.DecodeString(localserver.Key)
-	return &client{key: key, pool: make(chan *rawConn, 64)}
+	return &client{key: key, pools: map[string]chan *rawConn{}}
 }
 
+// pool returns the idle connections to host.
+func (c *client) pool(host string) chan *rawConn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pools[host]
+	if p == nil {
+		p = make(chan *rawConn, 64)
+		c.pools[host] = p
+	}
+	return p
+}
+
+// conn returns an idle connection to host, or a new one.
 func (c *client) conn(host string) (*rawConn, error) {
 	select {
-	case rc := <-c.pool:
+	case rc := <-c.pool(host):
 		return rc, nil
 	default:
 	}
@@ -65,7 +90,7 @@ func (c *client) conn(host string) (*rawConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rawConn{c: nc, br: bufio.NewReaderSize(nc, 64<<10), bw: bufio.NewWriterSize(nc, 64<<10)}, nil
+	return &rawConn{c: nc, host: host, br: bufio.NewReaderSize(nc, 64<<10), bw: bufio.NewWriterSize(nc, 64<<10)}, nil
 }
 
 func (c *client) do(method, rawURL string, body []byte, hdr map[string]string) (int, []byte, respHeader, error) {
@@ -114,7 +139,7 @@ func (c *client) exchange(method, rawURL string, body []byte, hdr map[string]str
 	sig := "SharedKeyLite devstoreaccount1:" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
 	rc, err := c.conn(host)
 	if err != nil {
-		return 0, nil, err
+		return 0, "", err
 	}
 	w := rc.bw
 	fmt.Fprintf(w, "%s %s HTTP/1.1\r\nHost: %s\r\nx-ms-date: %s\r\nx-ms-version: 2019-02-02\r\nDataServiceVersion: 3.0\r\nAccept: application/json;odata=nometadata\r\nAuthorization: %s\r\nContent-Length: %d\r\n",
@@ -129,18 +154,18 @@ func (c *client) exchange(method, rawURL string, body []byte, hdr map[string]str
 	w.Write(body)
 	if err := w.Flush(); err != nil {
 		rc.c.Close()
-		return 0, nil, err
+		return 0, "", err
 	}
-	status, respHdr, respBody, keep, err := readResponse(rc.br, rc.buf[:0])
+	status, respHdr, respBody, keep, err := readResponse(rc.br, rc.buf[:0], &rc.hdr)
 	if err != nil {
 		rc.c.Close()
-		return 0, nil, err
+		return 0, "", err
 	}
 	use(respBody)
 	rc.buf = respBody[:0]
 	if keep {
 		select {
-		case c.pool <- rc:
+		case c.pool(rc.host) <- rc:
 		default:
 			rc.c.Close()
 		}
@@ -151,51 +176,55 @@ func (c *client) exchange(method, rawURL string, body []byte, hdr map[string]str
 }
 
 // readResponse reads one HTTP/1.1 response: Content-Length or chunked.
-// The body is appended to buf.
-func readResponse(br *bufio.Reader, buf []byte) (int, respHeader, []byte, bool, error) {
-	line, err := br.ReadString('\n')
+// The body is appended to buf. The status line and the fields are read
+// in place, in the reader's buffer, and the fields gathered in *fields, a
+// buffer of the connection's: they cost one string per response.
+func readResponse(br *bufio.Reader, buf []byte, fields *[]byte) (int, respHeader, []byte, bool, error) {
+	line, err := br.ReadSlice('\n')
 	if err != nil {
-		return 0, nil, nil, false, err
+		return 0, "", nil, false, err
 	}
-	f := strings.Fields(line)
-	if len(f) < 2 {
-		return 0, nil, nil, false, fmt.Errorf("bad status line %q", line)
+	_, rest, _ := bytes.Cut(line, []byte(" "))
+	code, _, _ := bytes.Cut(rest, []byte(" "))
+	status, err := strconv.Atoi(string(bytes.TrimSpace(code)))
+	if err != nil {
+		return 0, "", nil, false, fmt.Errorf("bad status line %q", line)
 	}
-	status, _ := strconv.Atoi(f[1])
-	var h respHeader
+	f := (*fields)[:0]
 	length, chunked, keep := -1, false, true
 	for {
-		l, err := br.ReadString('\n')
+		l, err := br.ReadSlice('\n')
 		if err != nil {
-			return 0, nil, nil, false, err
+			return 0, "", nil, false, err
 		}
-		l = strings.TrimRight(l, "\r\n")
-		if l == "" {
+		if len(bytes.TrimSpace(l)) == 0 {
 			break
 		}
-		k, v, _ := strings.Cut(l, ":")
-		v = strings.TrimSpace(v)
-		h = append(h, [2]string{k, v})
+		f = append(f, l...)
+		k, v, _ := bytes.Cut(l, []byte(":"))
+		v = bytes.TrimSpace(v)
 		switch {
-		case strings.EqualFold(k, "content-length"):
-			length, _ = strconv.Atoi(v)
-		case strings.EqualFold(k, "transfer-encoding"):
-			chunked = strings.Contains(strings.ToLower(v), "chunked")
-		case strings.EqualFold(k, "connection"):
-			keep = !strings.EqualFold(v, "close")
+		case bytes.EqualFold(k, []byte("content-length")):
+			length, _ = strconv.Atoi(string(v))
+		case bytes.EqualFold(k, []byte("transfer-encoding")):
+			chunked = bytes.Contains(bytes.ToLower(v), []byte("chunked"))
+		case bytes.EqualFold(k, []byte("connection")):
+			keep = !bytes.EqualFold(v, []byte("close"))
 		}
 	}
+	*fields = f
+	h := respHeader(f)
 	body := buf[:0]
 	switch {
 	case chunked:
 		for {
 			l, err := br.ReadString('\n')
 			if err != nil {
-				return 0, nil, nil, false, err
+				return 0, "", nil, false, err
 			}
 			n, err := strconv.ParseInt(strings.TrimSpace(strings.Split(l, ";")[0]), 16, 64)
 			if err != nil {
-				return 0, nil, nil, false, err
+				return 0, "", nil, false, err
 			}
 			if n == 0 {
 				br.ReadString('\n')
@@ -204,7 +233,7 @@ func readResponse(br *bufio.Reader, buf []byte) (int, respHeader, []byte, bool, 
 			body = slices.Grow(body, int(n))
 			chunk := body[len(body) : len(body)+int(n)]
 			if _, err := io.ReadFull(br, chunk); err != nil {
-				return 0, nil, nil, false, err
+				return 0, "", nil, false, err
 			}
 			body = body[:len(body)+int(n)]
 			br.ReadString('\n')
@@ -212,11 +241,11 @@ func readResponse(br *bufio.Reader, buf []byte) (int, respHeader, []byte, bool, 
 	case length >= 0:
 		body = slices.Grow(body, length)[:length]
 		if _, err := io.ReadFull(br, body); err != nil {
-			return 0, nil, nil, false, err
+			return 0, "", nil, false, err
 		}
 	case status == 204 || status == 304:
 	default:
-		return 0, nil, nil, false, fmt.Errorf("response without a length")
+		return 0, "", nil, false, fmt.Errorf("response without a length")
 	}
 	return status, h, body, keep, nil
 }

@@ -104,13 +104,11 @@ func inspectorCost(s setup, w io.Writer, lines []line, size int, slice time.Dura
 		return err
 	}
 	defer v.stop()
-	// A client per server: a client's pool hands out its kept-alive
-	// connections whatever host they lead to.
-	clients := make([]*client, len(targets))
+	sides := make([]side, len(targets))
 	table := fmt.Sprintf("inspected%d", size)
 	for i, t := range targets {
-		clients[i] = newClient()
-		if err := load(clients[i], t.base, table, size); err != nil {
+		sides[i] = side{name: t.name, base: t.base, c: newClient()}
+		if err := load(sides[i].c, t.base, table, size); err != nil {
 			return fmt.Errorf("%s: %w", t.name, err)
 		}
 	}
@@ -118,19 +116,13 @@ func inspectorCost(s setup, w io.Writer, lines []line, size int, slice time.Dura
 	fmt.Fprintf(w, "\n| line | without /s | p50 | idle /s | p50 | idle × | watched /s | p50 | watched × |\n|---|---|---|---|---|---|---|---|---|\n")
 	before := v.events.Load()
 	for _, l := range lines {
-		sums := make([]result, len(targets))
-		for i := 0; i < rounds; i++ {
-			for k := range targets {
-				j := (i + k) % len(targets)
-				r := l.run(clients[j], targets[j].base, table, size, slice)
-				if r.errs > 0 {
-					return fmt.Errorf("%s on %s: %d errors: %s", l.name, targets[j].name, r.errs, r.firstErr)
-				}
-				sums[j].ops += r.ops
-				sums[j].entities += r.entities
-				sums[j].elapsed += r.elapsed
-				sums[j].lats = append(sums[j].lats, r.lats...)
-			}
+		byRound, err := rotate(sides, l, table, size, slice, rounds)
+		if err != nil {
+			return err
+		}
+		sums := make([]result, len(sides))
+		for j := range sides {
+			sums[j] = total(byRound, j)
 		}
 		base := sums[0].throughput()
 		cell := func(r result) string {

@@ -52,8 +52,30 @@ func TestFloorTargetsPrintBothLines(t *testing.T) {
 
 func TestReadResponseChunked(t *testing.T) {
 	raw := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nx-ms-continuation-NextPartitionKey: p1\r\n\r\n5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n"
-	status, h, body, keep, err := readResponse(bufio.NewReader(strings.NewReader(raw)), nil)
+	var fields []byte
+	status, h, body, keep, err := readResponse(bufio.NewReader(strings.NewReader(raw)), nil, &fields)
 	if err != nil || status != 200 || string(body) != `{"a":1}` || !keep || h.Get("X-MS-Continuation-NextPartitionKey") != "p1" {
 		t.Fatalf("readResponse = %d %q %v %v %v", status, body, h, keep, err)
+	}
+}
+
+// The fields of one response are read in place and kept, whatever the
+// next response on the connection overwrites: a length, Connection:
+// close, a field asked for by any case, one missing.
+func TestReadResponseFields(t *testing.T) {
+	raw := "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nETag: W/\"x\"\r\nConnection: close\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nx-ms-continuation-NextRowKey:  r9 \r\n\r\nok"
+	br := bufio.NewReader(strings.NewReader(raw))
+	var fields []byte
+	status, h, body, keep, err := readResponse(br, nil, &fields)
+	if err != nil || status != 204 || len(body) != 0 || keep || h.Get("etag") != `W/"x"` || h.Get("x-ms-continuation-NextRowKey") != "" {
+		t.Fatalf("first response: %d %q %q %v %v", status, body, h, keep, err)
+	}
+	status, h2, body, keep, err := readResponse(br, nil, &fields)
+	if err != nil || status != 200 || string(body) != "ok" || !keep || h2.Get("X-MS-CONTINUATION-NEXTROWKEY") != "r9" {
+		t.Fatalf("second response: %d %q %q %v %v", status, body, h2, keep, err)
+	}
+	if h.Get("ETag") != `W/"x"` {
+		t.Fatalf("the first response's fields changed to %q", h)
 	}
 }

@@ -26,10 +26,20 @@ func (t *target) stop() { t.proc.Stop() }
 func (t *target) peakRSS() int64 { return t.proc.PeakRSS() }
 
 // setup is what starting a target needs: the server binary, Azurite and
-// a scratch directory.
+// a scratch directory; to compare two builds, the baseline's binary; and
+// the work of the busy floors (-spins).
 type setup struct {
 	bin, azurite, tmp string
+	baseline          string
+	spins             []time.Duration
 }
+
+// spinFloor is the target name of a floor server that busy-waits d
+// before each answer.
+func spinFloor(d time.Duration) string { return "floor+" + d.String() }
+
+// baseline is the target name of the baseline build (-baseline).
+const baseline = "baseline"
 
 // start runs the named target on a fresh loopback port, with the data
 // of a table of size entities in its own directory.
@@ -46,15 +56,29 @@ func (s setup) start(name string, size int) (*target, error) {
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	var args []string
 	site := ""
+	spin, busy := strings.CutPrefix(name, "floor+")
+	if busy {
+		name = "floor"
+	}
 	switch name {
 	case "floor":
 		self, err := os.Executable()
 		if err != nil {
 			return nil, err
 		}
-		args = []string{self, "floor-server", "-addr", addr, "-dir", s.tmp}
+		// Each floor its own directory: they may run at once.
+		dir, err := os.MkdirTemp(s.tmp, "floor-")
+		if err != nil {
+			return nil, err
+		}
+		args = []string{self, "floor-server", "-addr", addr, "-dir", dir}
+		if busy {
+			args = append(args, "-spin", spin)
+		}
 	case "tablelab":
 		args = localserver.Tablelab(s.bin, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("data-%d", size)))
+	case baseline:
+		args = localserver.Tablelab(s.baseline, addr, "-data", filepath.Join(s.tmp, fmt.Sprintf("baseline-%d", size)))
 	case inspectorIdle, inspectorWatched:
 		// The site only for the inspector's endpoints: no request log,
 		// as for tablelab.

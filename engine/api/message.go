@@ -2,6 +2,7 @@ package api
 
 import (
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -50,6 +51,12 @@ func (h *Header) Set(name, value string) {
 		h.fields = make([]field, 0, 16)
 	}
 	h.fields = append(h.fields, field{name, value})
+}
+
+// Grow makes room for n more fields, for a host that knows how many it
+// will set: one allocation of the right size.
+func (h *Header) Grow(n int) {
+	h.fields = slices.Grow(h.fields, n)
 }
 
 // Each calls fn for every field in the order they were set.

@@ -80,6 +80,38 @@ func TestSharedKeyLite(t *testing.T) {
 	}
 }
 
+// A signature is compared as the bytes it decodes to, whatever way base64
+// spells them: the usual spelling (checked without decoding it), one with
+// the unused bits of its last character set, and one broken by a line
+// break are all the same signature; a character changed is not.
+func TestSignatureSpellings(t *testing.T) {
+	v := verifier()
+	r := signedRequest(DevAccountName, DevAccount().Keys[0], now, "/devstoreaccount1/people(PartitionKey='a',RowKey='b')", "")
+	authz := r.Header("Authorization")
+	prefix, sig, _ := strings.Cut(authz, ":")
+	if len(sig) != 44 || sig[43] != '=' {
+		t.Fatalf("signature %q is not 32 bytes in base64", sig)
+	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	last := strings.IndexByte(alphabet, sig[42])
+	for _, c := range []struct {
+		name, sig string
+		ok        bool
+	}{
+		{"as encoded", sig, true},
+		{"unused bits set", sig[:42] + string(alphabet[last|3]) + "=", last&3 == 0},
+		{"a line break", sig[:20] + "\r\n" + sig[20:], true},
+		{"a character changed", sig[:10] + string(alphabet[(strings.IndexByte(alphabet, sig[10])+1)%64]) + sig[11:], false},
+		{"cut short", sig[:40], false},
+	} {
+		signed := r
+		signed.Header = header(map[string]string{"x-ms-date": r.Header("x-ms-date"), "Authorization": prefix + ":" + c.sig})
+		if _, err := v.Verify(signed); (err == nil) != c.ok {
+			t.Errorf("%s (%q): %v, want accepted %t", c.name, c.sig, err, c.ok)
+		}
+	}
+}
+
 func TestSharedKeyFull(t *testing.T) {
 	v := verifier()
 	key := DevAccount().Keys[0]

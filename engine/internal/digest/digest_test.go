@@ -66,18 +66,12 @@ func TestOwnMD5(t *testing.T) {
 	}
 }
 
-func TestOwnHMACSHA256(t *testing.T) {
-	for _, keyLen := range []int{0, 1, 32, 63, 64, 65, 200} {
-		key := input(1000 + keyLen)[:keyLen]
-		for _, n := range lengths() {
-			check(t, "HMAC-SHA256", newHMAC(key), hmac.New(sha256.New, key), input(n))
-		}
-	}
-}
-
 func TestOwnSHA256(t *testing.T) {
 	for _, n := range lengths() {
 		check(t, "SHA-256", newSHA256(), sha256.New(), input(n))
+		if got, want := ownSum256(input(n)), sha256.Sum256(input(n)); got != want {
+			t.Fatalf("ownSum256 of %d bytes: %x, want %x", n, got, want)
+		}
 	}
 }
 
@@ -101,10 +95,8 @@ func TestKnownAnswers(t *testing.T) {
 		{"Jefe", "what do ya want for nothing?", "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
 		{string(bytes.Repeat([]byte{0xaa}, 131)), "Test Using Larger Than Block-Size Key - Hash Key First", "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"},
 	} {
-		m := NewHMACSHA256([]byte(c.key))
-		m.Write([]byte(c.in))
-		if got := hex.EncodeToString(m.Sum(nil)); got != c.want {
-			t.Errorf("HMAC-SHA256(%q) = %s, want %s", c.in, got, c.want)
+		if mac := HMACSHA256([]byte(c.key), c.in); hex.EncodeToString(mac[:]) != c.want {
+			t.Errorf("HMAC-SHA256(%q) = %x, want %s", c.in, mac, c.want)
 		}
 	}
 }
@@ -124,11 +116,50 @@ func TestEqual(t *testing.T) {
 		if got := Equal(a, c.b); got != c.want {
 			t.Errorf("Equal(%q, %q) = %t", a, c.b, got)
 		}
-		if got := equal(a, c.b); got != c.want {
-			t.Errorf("equal(%q, %q) = %t", a, c.b, got)
+		if got := Equal(a, string(c.b)); got != c.want {
+			t.Errorf("Equal(%q, %q as a string) = %t", a, c.b, got)
 		}
 	}
-	if !Equal(nil, []byte{}) || !equal(nil, []byte{}) {
+	if !Equal(nil, []byte{}) || !Equal(nil, "") {
 		t.Error("nil and empty differ")
+	}
+}
+
+// HMACSHA256 agrees with crypto/hmac for keys and messages of every
+// length around the block size and the stack buffer, as strings and as
+// bytes.
+func TestHMACSHA256(t *testing.T) {
+	for _, keyLen := range []int{0, 1, 32, 63, 64, 65, 200} {
+		key := input(1000 + keyLen)[:keyLen]
+		for _, n := range append(lengths(), shortMessage-1, shortMessage, shortMessage+1) {
+			msg := input(n)
+			m := hmac.New(sha256.New, key)
+			m.Write(msg)
+			want := m.Sum(nil)
+			for name, got := range map[string][SHA256Size]byte{
+				"HMACSHA256([]byte)": HMACSHA256(key, msg),
+				"HMACSHA256(string)": HMACSHA256(key, string(msg)),
+			} {
+				if !bytes.Equal(got[:], want) {
+					t.Fatalf("%s, key of %d bytes, message of %d: %x, want %x", name, keyLen, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// A Shared Key string to sign, a few hundred bytes, is signed without an
+// allocation.
+func TestHMACSHA256DoesNotAllocate(t *testing.T) {
+	key, msg := input(64), string(input(300))
+	buf := []byte(msg)
+	for name, f := range map[string]func(){
+		"HMACSHA256(string)": func() { HMACSHA256(key, msg) },
+		"HMACSHA256([]byte)": func() { HMACSHA256(key, buf) },
+		"own SHA-256":        func() { ownSum256(buf) },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %.0f allocations, want none", name, n)
+		}
 	}
 }

@@ -46,3 +46,12 @@ func sha256Block(h *[8]uint32, p []byte) {
 		h[7] += hh
 	}
 }
+
+// ownSum256 returns the SHA-256 of p.
+func ownSum256(p []byte) [SHA256Size]byte {
+	d := newSHA256()
+	d.Write(p)
+	var s [SHA256Size]byte
+	d.Sum(s[:0])
+	return s
+}
