@@ -142,6 +142,9 @@ func parseFlags(args []string) (config, error) {
 	if err := c.prod.check(c.given); err != nil {
 		return c, err
 	}
+	if (c.importAt != "" || c.exportTo != "") && c.tableAddr == "" {
+		return c, errors.New("-import and -export move the Table service's tables: they need -table-addr")
+	}
 	if c.quiet && c.verbose {
 		return c, errors.New("-quiet and -v: choose one")
 	}

@@ -288,6 +288,11 @@ func TestImportThenExport(t *testing.T) {
 	if _, err := step("-import", in); err == nil || !strings.Contains(err.Error(), "-import") {
 		t.Fatalf("-import of a text that is not an export: %v", err)
 	}
+	for _, args := range [][]string{{"-import", in, "-table-addr="}, {"-export", out, "-table-addr="}, {"-v", "-quiet"}} {
+		if _, err := parseFlags(args); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
 }
 
 // serverOutput is what a server started by a test prints: all of it,
