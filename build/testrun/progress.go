@@ -81,13 +81,26 @@ func (l *lastLine) Write(p []byte) (int, error) {
 	l.partial = append(l.partial, p...)
 	if i := bytes.LastIndexByte(l.partial, '\n'); i >= 0 {
 		for _, s := range strings.Split(string(l.partial[:i]), "\n") {
-			if s = strings.TrimSpace(s); s != "" && s != "..." && s != "---" {
+			if s = strings.TrimSpace(s); telling(s) {
 				l.line = s
 			}
 		}
 		l.partial = append(l.partial[:0], l.partial[i+1:]...)
 	}
 	return l.w.Write(p)
+}
+
+// telling reports whether a line says where a tier is: not blank, and
+// not the frame or timing of node's TAP diagnostics, which follow every
+// test's own line.
+func telling(line string) bool {
+	switch {
+	case line == "", line == "...", line == "---":
+		return false
+	case strings.HasPrefix(line, "duration_ms:"), strings.HasPrefix(line, "type:"):
+		return false
+	}
+	return true
 }
 
 // last returns the last line written, at most 100 characters.

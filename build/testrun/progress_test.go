@@ -75,7 +75,7 @@ func TestHeartbeat(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(console.String()), "\n")
 	want := []string{
 		"... worker: running for 30s",
-		"... worker: running for 1m15s; last: duration_ms: 3",
+		"... worker: running for 1m15s; last: ok 12 - the queue walk",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("heartbeat printed\n%s\nwant\n%s", console.String(), strings.Join(want, "\n"))
