@@ -129,10 +129,15 @@ func TestCrashRecovery(t *testing.T) {
 	}
 }
 
-// buildServer builds the server binary into a new temporary directory.
+// buildServer builds the server binary into a new temporary directory,
+// or takes the one the test command built from this tree
+// ($TABLELAB_BIN), and returns the directory, the tests' to write in.
 func buildServer(t *testing.T) (dir, bin string) {
 	t.Helper()
 	dir = t.TempDir()
+	if given := os.Getenv("TABLELAB_BIN"); given != "" {
+		return dir, given
+	}
 	bin = filepath.Join(dir, "tablelab")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Stderr = os.Stderr

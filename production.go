@@ -16,6 +16,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/faults"
 	"github.com/tablelab/tablelab/engine/api/scanguard"
 	"github.com/tablelab/tablelab/engine/api/throttle"
+	"github.com/tablelab/tablelab/internal/server"
 )
 
 // production holds the flags that make the local server behave as the
@@ -114,7 +115,7 @@ func (p *production) pagingOf() engine.Paging {
 // core in the scan guard, then every core in the limiter, then in the
 // faults, so that an injected fault costs no throughput and a refused
 // request scans nothing. now is the engine's clock, the limiter's.
-func (p *production) instruments(services []*service, now func() time.Time, logger *log.Logger) error {
+func (p *production) instruments(services []*server.Service, now func() time.Time, logger *log.Logger) error {
 	var limiter *throttle.Limiter
 	if p.throttle != "" {
 		limiter = throttle.NewLimiter(p.targets, now)
@@ -137,24 +138,24 @@ func (p *production) instruments(services []*service, now func() time.Time, logg
 		logger.Printf("tablelab: -paging %s: a page ends after %d examined entities; at each partition of a table scan: %v", p.paging, pg.MaxExamined, pg.PartitionBreaks)
 	}
 	for _, s := range services {
-		name := strings.ToLower(s.name)
-		if s.name == "Table" && p.scan != "" {
+		name := strings.ToLower(s.Name)
+		if s.Name == "Table" && p.scan != "" {
 			mode := scanguard.Report
 			if p.scan == "fail" {
 				mode = scanguard.Refuse
 			}
-			g, err := scanguard.New(s.core, scanguard.Options{Mode: mode, Plans: p.plans(), Logf: logger.Printf})
+			g, err := scanguard.New(s.Core, scanguard.Options{Mode: mode, Plans: p.plans(), Logf: logger.Printf})
 			if err != nil {
 				return err
 			}
-			s.core = g
+			s.Core = g
 		}
 		if limiter != nil {
 			kind := map[string]throttle.Service{"table": throttle.Table, "queue": throttle.Queue, "blob": throttle.Blob}[name]
-			s.core = limiter.Wrap(kind, s.core)
+			s.Core = limiter.Wrap(kind, s.Core)
 		}
 		if injector != nil {
-			s.core = injector.Wrap(name, s.core)
+			s.Core = injector.Wrap(name, s.Core)
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/internal/server"
 )
 
 // served opens the services the flags ask for, in memory, and returns
@@ -24,19 +25,14 @@ func served(t *testing.T, flags ...string) (map[string]api.Service, *bytes.Buffe
 	}
 	var logged bytes.Buffer
 	logger := log.New(&logged, "", 0)
-	tables, closeTables, err := openStore(cfg, logger, tableStore)
+	srv, err := server.Open(serverConfig(cfg, []auth.Account{auth.DevAccount()}, logger, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(closeTables)
-	services, closeServices, err := openServices(cfg, tables, []auth.Account{auth.DevAccount()}, logger)
-	t.Cleanup(closeServices)
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { srv.Close() })
 	out := map[string]api.Service{}
-	for _, s := range services {
-		out[s.name] = s.core
+	for _, s := range srv.Services() {
+		out[s.Name] = s.Core
 	}
 	return out, &logged
 }

@@ -8,8 +8,15 @@
 //
 //	go run .                     # data in ./tablelab-data
 //	go run . -memory             # nothing on disk
+//	go run . -reset              # the data emptied first
 //	go run . -data /tmp/t -loose # anonymous access allowed
 //	go run . -blob-addr=         # no Blob service
+//	go run . -v                  # every request logged
+//
+// It prints each service's endpoint, the docs site's address and the
+// connection string first, each on a line of its own; the log follows on
+// standard error. Every service port also answers /ready, /alive and
+// POST /_tablelab/reset (package internal/server).
 package main
 
 import (
@@ -18,16 +25,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,8 +43,8 @@ import (
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/dump"
-	"github.com/tablelab/tablelab/engine/durable/osfile"
 	"github.com/tablelab/tablelab/engine/durable/persist"
+	"github.com/tablelab/tablelab/internal/server"
 	"github.com/tablelab/tablelab/site/explore"
 	"github.com/tablelab/tablelab/site/inspect"
 	"github.com/tablelab/tablelab/site/sitehttp"
@@ -75,6 +82,8 @@ type config struct {
 	loose    bool
 	accounts string
 	quiet    bool
+	verbose  bool
+	reset    bool
 	compact  int64
 	keep     bool
 	holdMiB  int64
@@ -104,7 +113,9 @@ func parseFlags(args []string) (config, error) {
 	fs.Int64Var(&c.holdMiB, "hold-mib", persist.DefaultHoldBytes>>20, "with -data, hold entities in memory while they total at most this many `MiB`; past that, read them back from the data files")
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
-	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
+	fs.BoolVar(&c.quiet, "quiet", false, "log no request, not even those the server fails")
+	fs.BoolVar(&c.verbose, "v", false, "log every request (by default only those the server fails, 5xx, or cannot read), and the stores' routine: restores, snapshots")
+	fs.BoolVar(&c.reset, "reset", false, "empty the stores at start: every table, queue and blob container, and what accounts set (POST /_tablelab/reset does it while running)")
 	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the store; entities with the same keys are replaced, and a file with anything wrong is refused whole")
 	fs.StringVar(&c.exportTo, "export", "", "write the store's tables to `file` (- for standard output) in the format -import reads, and exit without serving")
 	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
@@ -132,6 +143,12 @@ func parseFlags(args []string) (config, error) {
 	if err := c.prod.check(c.given); err != nil {
 		return c, err
 	}
+	if (c.importAt != "" || c.exportTo != "") && c.tableAddr == "" {
+		return c, errors.New("-import and -export move the Table service's tables: they need -table-addr")
+	}
+	if c.quiet && c.verbose {
+		return c, errors.New("-quiet and -v: choose one")
+	}
 	if (c.certFile == "") != (c.keyFile == "") {
 		return c, errors.New("-cert and -key go together")
 	}
@@ -154,6 +171,30 @@ func holdBytes(mib int64) int64 {
 		return -1
 	}
 	return mib << 20
+}
+
+// serverConfig is the server the flags ask for, its notes to logger (the
+// routine ones under -v only) and its front ends wrapped in wrap.
+func serverConfig(cfg config, accounts []auth.Account, logger *log.Logger, wrap func(string, fasthttp.RequestHandler) fasthttp.RequestHandler) server.Config {
+	sc := server.Config{
+		BlobAddr: cfg.blobAddr, QueueAddr: cfg.queueAddr, TableAddr: cfg.tableAddr,
+		// A default address someone else holds (Azurite, another
+		// tablelab) does not stop the other services.
+		MayBeTaken: map[string]bool{"Blob": !cfg.given["blob-addr"], "Queue": !cfg.given["queue-addr"]},
+		DataDir:    cfg.dataDir, Memory: cfg.memory, Reset: cfg.reset,
+		KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB), CompactBytes: cfg.compact,
+		Accounts: accounts, Loose: cfg.loose, Bearer: cfg.oauth == "basic",
+		Cosmos: cfg.cosmos, Paging: cfg.prod.pagingOf(),
+		Instrument: func(services []*server.Service, now func() time.Time) error {
+			return cfg.prod.instruments(services, now, logger)
+		},
+		Wrap: wrap,
+		Logf: logger.Printf,
+	}
+	if cfg.verbose {
+		sc.Debugf = logger.Printf
+	}
+	return sc
 }
 
 func run(args []string) error {
@@ -182,32 +223,9 @@ func run(args []string) error {
 		}
 		accounts = append(accounts, extra...)
 	}
-
-	store, closeStore, err := openStore(cfg, logger, tableStore)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	if done, err := moveTables(cfg, store, logger); done || err != nil {
-		return err
-	}
-	services, closeServices, err := openServices(cfg, store, accounts, logger)
-	defer closeServices()
-	if err != nil {
-		return err
-	}
-	// Only once the stores are open: replay allocates fast and briefly,
-	// and under the tighter limit a million-entity restart slowed by half
-	// again, close to its budget (docs/benchmarks.md).
-	if gogcUnset && os.Getenv("GOMEMLIMIT") == "" {
-		stopTighten := tightenHeap()
-		defer stopTighten()
-	}
-	// -quiet drops the log of each request; the lines of startup and
-	// shutdown below still go to logger.
-	requestLog := logger
-	if cfg.quiet {
-		requestLog = nil
+	if cfg.exportTo != "" {
+		// An export reads the tables and ends: the other stores stay shut.
+		cfg.blobAddr, cfg.queueAddr = "", ""
 	}
 	tlsConfig, err := loadTLS(cfg)
 	if err != nil {
@@ -217,98 +235,101 @@ func run(args []string) error {
 	// inspector page; without a site nobody can watch, and the front ends
 	// go without its hook.
 	var hub *inspect.Hub
-	if cfg.siteAddr != "" {
+	if cfg.siteAddr != "" && cfg.exportTo == "" {
 		hub = inspect.NewHub(0, 0)
 	}
-	var serving []*service
-	for _, s := range services {
-		ln, err := net.Listen("tcp", s.addr)
-		if err != nil && !cfg.given[s.flag] && s.flag != "table-addr" {
-			// A default address someone else holds (Azurite, another
-			// tablelab) does not stop the other services.
-			logger.Printf("tablelab: %s service not served: %v (-%s sets another address; empty turns it off)", s.name, err, s.flag)
-			continue
-		}
-		if err != nil {
-			closeAll(serving)
-			return err
-		}
-		if tlsConfig != nil {
-			ln = tls.NewListener(ln, tlsConfig)
-		}
-		s.ln = ln
-		s.http = frontEnd(s.core, s.config, requestLog, s.name, hub)
-		serving = append(serving, s)
+	sc := serverConfig(cfg, accounts, logger, wrapFrontEnd(requestLog(cfg, logger), hub))
+	sc.TLS = tlsConfig
+	srv, err := server.Open(sc)
+	if err != nil {
+		return err
 	}
-	if len(serving) == 0 {
-		return errors.New("no service to serve: -blob-addr, -queue-addr and -table-addr are all empty or taken")
+	defer srv.Close()
+	if done, err := moveTables(cfg, srv.Tables(), logger); done || err != nil {
+		return err
 	}
-	for _, s := range serving {
-		logger.Printf("tablelab: %s service on %s://%s/devstoreaccount1", s.name, scheme(cfg), s.ln.Addr())
+	// Only once the stores are open: replay allocates fast and briefly,
+	// and under the tighter limit a million-entity restart slowed by half
+	// again, close to its budget (docs/benchmarks.md).
+	if gogcUnset && os.Getenv("GOMEMLIMIT") == "" {
+		stopTighten := tightenHeap()
+		defer stopTighten()
 	}
-	logger.Printf("tablelab: connection string %s", connectionString(scheme(cfg), serving))
-	if cfg.loose {
-		logger.Printf("tablelab: -loose: requests without credentials are accepted")
+	if err := srv.Listen(); err != nil {
+		return err
 	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var site *sitehttp.Server
+	var siteLn net.Listener
 	if cfg.siteAddr != "" {
-		// The site builds in the background: the services do not wait for
-		// it. Its log is its own, kept under -quiet too.
-		siteLog := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
-		site := &sitehttp.Server{Root: ".", Dir: "dist", Logf: siteLog.Printf, Tools: tools(serving, accounts, hub)}
-		go func() {
-			if err := site.ListenAndServe(ctx, cfg.siteAddr); err != nil {
-				siteLog.Printf("site: not served: %v", err)
-			}
-		}()
+		if siteLn, err = net.Listen("tcp", cfg.siteAddr); err != nil {
+			logger.Printf("tablelab: site not served: %v (-site-addr sets another address; empty turns it off)", err)
+		} else {
+			// Its log is its own, kept under -quiet too.
+			siteLog := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
+			site = &sitehttp.Server{Root: ".", Dir: "dist", Logf: siteLog.Printf, Tools: tools(srv.Serving(), accounts, hub)}
+		}
 	}
-	errc := make(chan error, len(serving))
-	for _, s := range serving {
+	srv.Serve()
+	printEndpoints(os.Stdout, cfg, srv, siteLn, site != nil && site.WillBuild())
+	if site != nil {
+		// The site builds in the background: the services do not wait
+		// for it.
 		go func() {
-			if err := s.http.Serve(s.ln); err != nil {
-				errc <- fmt.Errorf("%s service: %w", s.name, err)
+			if err := site.Serve(ctx, siteLn); err != nil {
+				site.Logf("site: not served: %v", err)
 			}
 		}()
 	}
 	var serveErr error
 	select {
-	case serveErr = <-errc:
+	case serveErr = <-srv.Err():
 	case <-ctx.Done():
 		logger.Printf("tablelab: shutting down")
 	}
-	// Every front end stops before any store closes (the deferred
-	// closes run after this returns): a request under way finishes, or
-	// fails, against an open store.
-	return errors.Join(serveErr, shutdown(serving))
+	// Every front end stops before any store closes: a request under
+	// way finishes, or fails, against an open store.
+	return errors.Join(serveErr, srv.Close())
 }
 
-// shutdown stops the services' front ends together, each finishing the
-// requests it has under way, for ten seconds at most.
-func shutdown(services []*service) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	errs := make([]error, len(services))
-	var wg sync.WaitGroup
-	for i, s := range services {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := s.http.ShutdownWithContext(ctx); err != nil {
-				errs[i] = fmt.Errorf("%s service: %w", s.name, err)
-			}
-		}()
+// printEndpoints writes what the reader needs first, each on a line of
+// its own and ready to paste: the services' endpoints, the site's address
+// and the connection string; then what the flags change.
+func printEndpoints(w io.Writer, cfg config, srv *server.Server, siteLn net.Listener, siteBuilding bool) {
+	var b strings.Builder
+	for _, s := range srv.Serving() {
+		fmt.Fprintf(&b, "%-6s %s\n", s.Name, srv.URL(s.Name))
 	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// closeAll closes the listeners of services not yet serving.
-func closeAll(services []*service) {
-	for _, s := range services {
-		s.ln.Close()
+	if siteLn != nil {
+		fmt.Fprintf(&b, "%-6s http://%s/", "Site", siteLn.Addr())
+		if siteBuilding {
+			b.WriteString("  (building the docs site first: a minute or so on a first run)")
+		}
+		b.WriteString("\n")
 	}
+	b.WriteString("Connection string:\n" + srv.ConnectionString() + "\n\n")
+	if cfg.memory {
+		b.WriteString("Data in memory only (-memory): nothing is written to disk.\n")
+	} else {
+		b.WriteString("Data in " + cfg.dataDir + " (-reset empties it at start).\n")
+	}
+	if cfg.loose {
+		b.WriteString("-loose: requests without credentials are accepted.\n")
+	}
+	if cfg.cosmos {
+		b.WriteString("-cosmos: the Table service answers as Azure Cosmos DB for Table differs from Table storage (a model, see docs/compatibility.md).\n")
+	}
+	switch {
+	case cfg.quiet:
+		b.WriteString("No request is logged (-quiet).")
+	case cfg.verbose:
+		b.WriteString("Every request is logged (-v).")
+	default:
+		b.WriteString("A request is logged when the server fails it (5xx) or cannot read it; -v logs every one.")
+	}
+	b.WriteString(" Ctrl-C stops the server.\n")
+	io.WriteString(w, b.String())
 }
 
 // tightenHeap keeps the collector's headroom at an eighth of the live heap
@@ -348,37 +369,31 @@ func tightenHeap() (stop func()) {
 // counts too.
 const nonHeapAllowance = 32 << 20
 
-// frontEnd is the HTTP server over the service srv, called name in the
-// log; with a logger, it logs every request, those refused before the
-// handler included, and with a hub it hands them to the inspector while
-// anyone watches.
-func frontEnd(srv api.Service, c apifasthttp.Config, logger *log.Logger, name string, hub *inspect.Hub) *fasthttp.Server {
-	var wraps []func(fasthttp.RequestHandler) fasthttp.RequestHandler
-	if hub != nil {
-		wraps = append(wraps, func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return hub.Hook(name, next) })
+// wrapFrontEnd is what each front end's handler is wrapped in: the
+// inspector's hook when there is a hub, then the request log when there
+// is one (logRequests).
+func wrapFrontEnd(rl *requestLogger, hub *inspect.Hub) func(string, fasthttp.RequestHandler) fasthttp.RequestHandler {
+	if rl == nil && hub == nil {
+		return nil
 	}
-	if logger != nil {
-		wraps = append(wraps, func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return logRequests(logger, name, next) })
-	}
-	var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
-	if len(wraps) > 0 {
-		wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler {
-			for _, w := range wraps {
-				next = w(next)
-			}
-			return next
+	return func(name string, next fasthttp.RequestHandler) fasthttp.RequestHandler {
+		if hub != nil {
+			next = hub.Hook(name, next)
 		}
+		if rl != nil {
+			next = rl.wrap(name, next)
+		}
+		return next
 	}
-	return apifasthttp.NewServer(srv, c, wrap)
 }
 
 // tools is what the site answers under sitehttp.ToolsPrefix: the
 // inspector's event stream over hub and the explorer's way into the
 // services served, for accounts.
-func tools(serving []*service, accounts []auth.Account, hub *inspect.Hub) http.Handler {
+func tools(serving []*server.Service, accounts []auth.Account, hub *inspect.Hub) http.Handler {
 	var cores []explore.Service
 	for _, s := range serving {
-		cores = append(cores, explore.Service{Name: s.name, Core: s.core, Stream: s.config.Stream})
+		cores = append(cores, explore.Service{Name: s.Name, Core: s.Core, Stream: s.Front.Stream})
 	}
 	mux := http.NewServeMux()
 	mux.Handle(inspect.Prefix, hub.Handler())
@@ -386,14 +401,43 @@ func tools(serving []*service, accounts []auth.Account, hub *inspect.Hub) http.H
 	return mux
 }
 
-// logRequests logs each request with the service's name, its status,
+// A requestLogger logs requests: every one, or (the default) those
+// that need a look: a server error tablelab did not inject on purpose, or
+// a request it could not read. A terminal that scrolls with every request
+// hides the one that matters; the site's inspector shows them all.
+type requestLogger struct {
+	logger *log.Logger
+	all    bool
+}
+
+// requestLog is the request log the flags ask for: none under -quiet,
+// every request under -v.
+func requestLog(cfg config, logger *log.Logger) *requestLogger {
+	if cfg.quiet {
+		return nil
+	}
+	return &requestLogger{logger: logger, all: cfg.verbose}
+}
+
+// worthLogging reports whether a request's line goes to the log.
+func (rl *requestLogger) worthLogging(ctx *fasthttp.RequestCtx) bool {
+	if rl.all || apifasthttp.RefusalOf(ctx) != nil {
+		return true
+	}
+	return ctx.Response.StatusCode() >= 500 && len(ctx.Response.Header.Peek("X-Tablelab-Fault")) == 0
+}
+
+// wrap logs each request worth it with the service's name, its status,
 // time and query plan (and a query's warning), and a request refused before the handler with the
 // reason; "- -" stands for the method and target of a request line that
 // did not parse.
-func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) fasthttp.RequestHandler {
+func (rl *requestLogger) wrap(name string, next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
 		next(ctx)
+		if !rl.worthLogging(ctx) {
+			return
+		}
 		h := &ctx.Response.Header
 		method, target, note := string(ctx.Method()), string(ctx.RequestURI()), ""
 		if p := h.Peek("X-Tablelab-Plan"); len(p) > 0 {
@@ -414,7 +458,7 @@ func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) 
 			}
 			note = fmt.Sprintf(" refused: %v", r.Err)
 		}
-		logger.Printf("%s %s %s %d %s%s", name, method, target, ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), note)
+		rl.logger.Printf("%s %s %s %d %s%s", name, method, target, ctx.Response.StatusCode(), time.Since(start).Round(time.Microsecond), note)
 	}
 }
 
@@ -451,72 +495,6 @@ func moveTables(cfg config, store *engine.Store, logger *log.Logger) (done bool,
 	return true, f.Close()
 }
 
-// A storeKind is where a service keeps its store and what keys it needs.
-type storeKind struct {
-	name string // as the log says it
-	// dir is the store's directory under -data: the tables' is -data
-	// itself, as it was before the other services came, so that a data
-	// directory written then still opens.
-	dir string
-	// openKeys lets keys be any text (engine.Options.OpenKeys): blob
-	// names hold '/', '?' and '#'.
-	openKeys bool
-}
-
-var (
-	tableStore = storeKind{name: "tables"}
-	queueStore = storeKind{name: "queues", dir: "queues", openKeys: true}
-	blobStore  = storeKind{name: "blobs", dir: "blobs", openKeys: true}
-	// settingsStore holds what accounts set about the Table service (its
-	// properties and CORS rules), as durable as the tables.
-	settingsStore = storeKind{name: "settings", dir: "settings"}
-)
-
-// openStore opens the store of kind k the flags ask for.
-func openStore(cfg config, logger *log.Logger, k storeKind) (*engine.Store, func(), error) {
-	// Cosmos DB for Table's table names differ by case.
-	exact := cfg.cosmos && k == tableStore
-	if exact {
-		logger.Printf("tablelab: -cosmos: the Table service answers as Azure Cosmos DB for Table differs from Table storage (a model, see docs/compatibility.md)")
-	}
-	if cfg.memory {
-		if k == tableStore {
-			logger.Printf("tablelab: -memory: nothing is written to disk")
-		}
-		return engine.New(engine.Options{OpenKeys: k.openKeys, CaseSensitiveTableNames: exact}), func() {}, nil
-	}
-	dir := cfg.dataDir
-	if k.dir != "" {
-		dir = filepath.Join(dir, k.dir)
-		if err := makeDir(dir); err != nil {
-			return nil, nil, err
-		}
-	}
-	db, err := persist.Open(dir, persist.Options{Logf: logger.Printf, MinCompactBytes: cfg.compact, KeepInMemory: cfg.keep, HoldBytes: holdBytes(cfg.holdMiB), OpenKeys: k.openKeys, CaseSensitiveTableNames: exact})
-	if err != nil {
-		return nil, nil, err
-	}
-	logger.Printf("tablelab: %s in %s", k.name, dir)
-	return db.Store, func() {
-		if err := db.Close(); err != nil {
-			logger.Printf("tablelab: closing the store of %s: %v", k.name, err)
-		}
-	}, nil
-}
-
-// makeDir creates dir, a sub-directory of the data directory, when it is
-// missing, and makes its entry durable: the log inside it syncs its own
-// files, but not the directory that holds them.
-func makeDir(dir string) error {
-	if _, err := os.Stat(dir); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return osfile.SyncDir(filepath.Dir(dir))
-}
-
 // loadTLS reads -cert and -key; nil when the server speaks plain HTTP.
 func loadTLS(cfg config) (*tls.Config, error) {
 	if cfg.certFile == "" {
@@ -527,12 +505,4 @@ func loadTLS(cfg config) (*tls.Config, error) {
 		return nil, fmt.Errorf("-cert/-key: %w", err)
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
-}
-
-// scheme is the URL scheme the services answer on.
-func scheme(cfg config) string {
-	if cfg.certFile != "" {
-		return "https"
-	}
-	return "http"
 }

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"math"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,6 +30,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/durable/persist"
+	"github.com/tablelab/tablelab/internal/server"
 	"github.com/valyala/fasthttp"
 )
 
@@ -103,8 +106,9 @@ func (l *lockedBuffer) String() string {
 // every other request, each line naming the service.
 func TestRefusedRequestsAreLogged(t *testing.T) {
 	var logged lockedBuffer
-	srv := frontEnd(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}),
-		apifasthttp.Config{MaxBody: 1 << 10}, log.New(&logged, "", 0), "Table", nil)
+	rl := &requestLogger{logger: log.New(&logged, "", 0), all: true}
+	srv := apifasthttp.NewServer(api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}}),
+		apifasthttp.Config{MaxBody: 1 << 10}, func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return rl.wrap("Table", next) })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +146,76 @@ func TestRefusedRequestsAreLogged(t *testing.T) {
 		}
 		if refused := strings.Contains(lines[i], " refused: "); refused != (i > 0) {
 			t.Errorf("log line %d = %q: says refused %v, want %v", i, lines[i], refused, i > 0)
+		}
+	}
+}
+
+// statusCore answers each request with the status its path names
+// ("/500"), and marks the answers of "/fault/…" as an injected fault.
+type statusCore struct{ api.Service }
+
+func (c statusCore) Serve(r *api.Request) *api.Response {
+	resp := &api.Response{Status: 200}
+	path := strings.TrimPrefix(r.Target, "/fault")
+	if path != r.Target {
+		resp.Header.Set("X-Tablelab-Fault", "ServerBusy")
+	}
+	fmt.Sscanf(path, "/%d", &resp.Status)
+	return resp
+}
+
+// TestRequestLogModes checks which requests each mode logs: by default
+// a server error tablelab did not inject and a request it could not read,
+// nothing else; under -v every request; under -quiet none.
+func TestRequestLogModes(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		want  []string // the lines' prefixes, in order
+	}{
+		{nil, []string{"Table GET /500 500 ", "Table POST /200 413 "}},
+		{[]string{"-v"}, []string{"Table GET /200 200 ", "Table GET /404 404 ", "Table GET /500 500 ", "Table GET /fault/503 503 ", "Table POST /200 413 "}},
+		{[]string{"-quiet"}, nil},
+	} {
+		cfg, err := parseFlags(c.flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logged lockedBuffer
+		var wrap func(fasthttp.RequestHandler) fasthttp.RequestHandler
+		if rl := requestLog(cfg, log.New(&logged, "", 0)); rl != nil {
+			wrap = func(next fasthttp.RequestHandler) fasthttp.RequestHandler { return rl.wrap("Table", next) }
+		}
+		core := statusCore{api.NewServer(engine.New(engine.Options{}), api.Options{})}
+		srv := apifasthttp.NewServer(core, apifasthttp.Config{MaxBody: 16}, wrap)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go srv.Serve(ln)
+		base := "http://" + ln.Addr().String()
+		for _, path := range []string{"/200", "/404", "/500", "/fault/503"} {
+			resp, err := http.Get(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+		resp, err := http.Post(base+"/200", "text/plain", strings.NewReader(strings.Repeat("x", 64)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Shutdown()
+		var lines []string
+		if text := strings.TrimSpace(logged.String()); text != "" {
+			lines = strings.Split(text, "\n")
+		}
+		ok := len(lines) == len(c.want)
+		for i := 0; ok && i < len(lines); i++ {
+			ok = strings.HasPrefix(lines[i], c.want[i])
+		}
+		if !ok {
+			t.Errorf("%q: logged\n%s\nwant lines starting %q", c.flags, logged.String(), c.want)
 		}
 	}
 }
@@ -189,10 +263,7 @@ func TestImportThenExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		store, closeStore, err := openStore(cfg, logger, tableStore)
-		if err != nil {
-			t.Fatal(err)
-		}
+		store, closeStore := openTables(t, cfg)
 		defer closeStore()
 		return moveTables(cfg, store, logger)
 	}
@@ -239,20 +310,41 @@ func TestImportThenExport(t *testing.T) {
 	if after, err := os.ReadFile(again); err != nil || string(after) != string(got) {
 		t.Fatalf("a refused -import changed the store (%v):\n%s\nwas\n%s", err, after, got)
 	}
+	for _, args := range [][]string{{"-import", in, "-table-addr="}, {"-export", out, "-table-addr="}, {"-v", "-quiet"}} {
+		if _, err := parseFlags(args); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
 }
 
-// startBinary runs the server binary with args and waits until addrs all
-// accept connections or the process ends; it returns the process (nil
-// when it ended) and its log so far.
-func startBinary(t *testing.T, bin string, addrs []string, args ...string) (*exec.Cmd, *lockedBuffer) {
+// serverOutput is what a server started by a test prints: all of it,
+// and its standard output alone.
+type serverOutput struct {
+	all, stdout, stderr lockedBuffer
+	exited              chan struct{} // closed once the process has ended
+}
+
+func (o *serverOutput) String() string { return o.all.String() }
+
+// startBinary runs the server binary with args in the module's root and
+// waits until addrs all accept connections or the process ends; it
+// returns the process (nil when it ended) and its output so far.
+func startBinary(t *testing.T, bin string, addrs []string, args ...string) (*exec.Cmd, *serverOutput) {
+	return startBinaryIn(t, "", bin, addrs, args...)
+}
+
+// startBinaryIn is startBinary in the working directory dir.
+func startBinaryIn(t *testing.T, dir, bin string, addrs []string, args ...string) (*exec.Cmd, *serverOutput) {
 	t.Helper()
-	var out lockedBuffer
+	out := new(serverOutput)
 	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(&out.all, &out.stdout), io.MultiWriter(&out.all, &out.stderr)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan struct{})
+	out.exited = exited
 	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill() // the process this test started
@@ -267,7 +359,7 @@ func startBinary(t *testing.T, bin string, addrs []string, args ...string) (*exe
 			}
 			select {
 			case <-exited:
-				return nil, &out
+				return nil, out
 			default:
 			}
 			if time.Now().After(deadline) {
@@ -276,11 +368,11 @@ func startBinary(t *testing.T, bin string, addrs []string, args ...string) (*exe
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	return cmd, &out
+	return cmd, out
 }
 
-// waitLog waits for the server's log to hold want.
-func waitLog(t *testing.T, out *lockedBuffer, want string) {
+// waitLog waits for the server's output to hold want.
+func waitLog(t *testing.T, out fmt.Stringer, want string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), want); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -289,11 +381,78 @@ func waitLog(t *testing.T, out *lockedBuffer, want string) {
 	}
 }
 
+// openTables opens the tables' store of the data directory cfg names,
+// as the server does, and returns it with the func that closes it.
+func openTables(t *testing.T, cfg config) (*engine.Store, func()) {
+	t.Helper()
+	cfg.blobAddr, cfg.queueAddr = "", ""
+	srv, err := server.Open(serverConfig(cfg, nil, log.New(io.Discard, "", 0), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv.Tables(), func() { srv.Close() }
+}
+
+const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+// TestStartupOutput runs the server as a reader first meets it and checks
+// what it prints first: each service's endpoint, the site's address and
+// the connection string, each on a line of its own with nothing before
+// it, ready to paste; with a data directory, the stores' restore lines
+// only under -v.
+func TestStartupOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server binary; skipped with -short")
+	}
+	dir, bin := buildServer(t)
+	data := filepath.Join(dir, "data")
+	for _, verbose := range []bool{false, true} {
+		blobAddr, queueAddr, tableAddr, siteAddr := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
+		args := []string{"-blob-addr", blobAddr, "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr", siteAddr, "-data", data}
+		if verbose {
+			args = append(args, "-v")
+		}
+		// In a folder with a built site and no content/ to build it
+		// from, the site is served as it is.
+		site := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(site, "dist"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(site, "dist", "index.html"), []byte("home"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd, out := startBinaryIn(t, site, bin, []string{blobAddr, queueAddr, tableAddr, siteAddr}, args...)
+		if cmd == nil {
+			t.Fatalf("the server ended:\n%s", out)
+		}
+		waitLog(t, &out.stdout, "Ctrl-C stops the server.")
+		want := []string{
+			"Blob   http://" + blobAddr + "/devstoreaccount1",
+			"Queue  http://" + queueAddr + "/devstoreaccount1",
+			"Table  http://" + tableAddr + "/devstoreaccount1",
+			"Site   http://" + siteAddr + "/",
+			"Connection string:",
+			"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + devKey +
+				";BlobEndpoint=http://" + blobAddr + "/devstoreaccount1;QueueEndpoint=http://" + queueAddr + "/devstoreaccount1;TableEndpoint=http://" + tableAddr + "/devstoreaccount1/",
+		}
+		lines := strings.Split(out.stdout.String(), "\n")
+		if len(lines) < len(want) || !slices.Equal(lines[:len(want)], want) {
+			t.Fatalf("-v %v: standard output starts\n%s\nwant\n%s", verbose, out.stdout.String(), strings.Join(want, "\n"))
+		}
+		// Without -v nothing else is printed; with it, the stores'
+		// restores come first, on standard error.
+		if got := out.stderr.String(); verbose != (got != "") || verbose != strings.Contains(got, "durable: restored") {
+			t.Errorf("-v %v: standard error holds\n%s", verbose, got)
+		}
+		_ = cmd.Process.Signal(os.Interrupt)
+		<-out.exited
+	}
+}
+
 // TestDataLayout checks where the three stores live: the tables' in the
 // data directory itself, where a directory written before the Queue and
 // Blob services existed has them (and still opens), the queues' and
-// blobs' in queues/ and blobs/ beside them; and that the startup log
-// prints each endpoint and a connection string naming all three.
+// blobs' in queues/ and blobs/ beside them.
 func TestDataLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary; skipped with -short")
@@ -305,10 +464,7 @@ func TestDataLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, closeStore, err := openStore(cfg, log.New(io.Discard, "", 0), tableStore)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, closeStore := openTables(t, cfg)
 	if err := store.CreateTable("older"); err != nil {
 		t.Fatal(err)
 	}
@@ -320,19 +476,8 @@ func TestDataLayout(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("the server ended:\n%s", out.String())
 	}
-	waitLog(t, out, "connection string ")
-	for _, want := range []string{
-		"Blob service on http://" + blobAddr + "/devstoreaccount1",
-		"Queue service on http://" + queueAddr + "/devstoreaccount1",
-		"Table service on http://" + tableAddr + "/devstoreaccount1",
-		"connection string DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==" +
-			";BlobEndpoint=http://" + blobAddr + "/devstoreaccount1;QueueEndpoint=http://" + queueAddr + "/devstoreaccount1;TableEndpoint=http://" + tableAddr + "/devstoreaccount1/\n",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the startup log lacks %q:\n%s", want, out.String())
-		}
-	}
-	for _, f := range []string{"LOCK", "queues/LOCK", "blobs/LOCK"} {
+	waitLog(t, out, "Ctrl-C stops the server.")
+	for _, f := range []string{"LOCK", "queues/LOCK", "blobs/LOCK", "settings/LOCK"} {
 		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -351,25 +496,19 @@ func TestDataLayout(t *testing.T) {
 	_ = cmd.Process.Signal(os.Interrupt)
 	waitLog(t, out, "shutting down")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		store, closeStore, err = openStore(cfg, log.New(io.Discard, "", 0), tableStore)
+		srv, err := server.Open(serverConfig(cfg, nil, log.New(io.Discard, "", 0), nil))
 		if err == nil {
+			// The queues' and blobs' directories are free again too.
+			defer srv.Close()
+			store = srv.Tables()
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the data directory is still held after SIGINT: %v", err)
 		}
 	}
-	defer closeStore()
 	if _, ok := store.TableExists("older"); !ok {
 		t.Fatal("the table written before the server ran is gone")
-	}
-	// The queues' and blobs' directories are free again too.
-	for _, k := range []storeKind{queueStore, blobStore} {
-		_, closeOther, err := openStore(cfg, log.New(io.Discard, "", 0), k)
-		if err != nil {
-			t.Fatalf("the %s' store after the server stopped: %v", k.name, err)
-		}
-		closeOther()
 	}
 }
 
@@ -391,7 +530,7 @@ func TestBusyAddresses(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("with 127.0.0.1:10000 taken and -blob-addr at its default, the server ended:\n%s", out.String())
 	}
-	waitLog(t, out, "connection string ")
+	waitLog(t, out, "Ctrl-C stops the server.")
 	if !strings.Contains(out.String(), "Blob service not served: ") || strings.Contains(out.String(), "BlobEndpoint") {
 		t.Fatalf("the log does not say the Blob service is off:\n%s", out.String())
 	}
@@ -412,7 +551,7 @@ func TestBusyAddresses(t *testing.T) {
 	}
 }
 
-// TestLogShowsPlanAndWarning checks that the request log gives a query's
+// TestLogShowsPlanAndWarning checks that the request log (under -v) gives a query's
 // plan and, when its filter compares a property with a literal of a type
 // the property never had, the warning the response carries.
 func TestLogShowsPlanAndWarning(t *testing.T) {
@@ -427,7 +566,8 @@ func TestLogShowsPlanAndWarning(t *testing.T) {
 			t.Fatalf("%d %s", resp.Status, resp.Body)
 		}
 	}
-	handler := logRequests(logger, "table", func(ctx *fasthttp.RequestCtx) {
+	rl := &requestLogger{logger: logger, all: true}
+	handler := rl.wrap("table", func(ctx *fasthttp.RequestCtx) {
 		resp := srv.Serve(&api.Request{Method: "GET", Target: string(ctx.RequestURI()), Host: "127.0.0.1:10002"})
 		resp.Header.Each(func(name, value string) { ctx.Response.Header.Set(name, value) })
 		ctx.SetStatusCode(resp.Status)

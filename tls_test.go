@@ -94,7 +94,7 @@ func TestHTTPSAndOAuth(t *testing.T) {
 	addr := freeAddr(t)
 	_, out := startBinary(t, bin, []string{addr}, "-memory", "-table-addr", addr, "-blob-addr=", "-queue-addr=", "-site-addr=",
 		"-cert", certFile, "-key", keyFile, "-oauth", "basic")
-	waitLog(t, out, "Table service on https://"+addr)
+	waitLog(t, out, "Table  https://"+addr)
 	waitLog(t, out, "DefaultEndpointsProtocol=https;")
 
 	transport := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}

@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/internal/server"
 	"github.com/tablelab/tablelab/site/explore"
 	"github.com/tablelab/tablelab/site/inspect"
 )
@@ -25,36 +25,19 @@ import (
 // requests to the inspector's hub, and the tools reach the cores the
 // server serves, whatever their ports.
 func TestToolsWatchTheServedServices(t *testing.T) {
-	cfg, err := parseFlags([]string{"-memory"})
+	cfg, err := parseFlags([]string{"-memory", "-blob-addr", "127.0.0.1:0", "-queue-addr", "127.0.0.1:0", "-table-addr", "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	logger := log.New(io.Discard, "", 0)
-	store, closeStore, err := openStore(cfg, logger, tableStore)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
 	accounts := []auth.Account{auth.DevAccount()}
-	services, closeServices, err := openServices(cfg, store, accounts, logger)
-	defer closeServices()
+	hub := inspect.NewHub(0, 0)
+	srv, err := server.Start(serverConfig(cfg, accounts, log.New(io.Discard, "", 0), wrapFrontEnd(nil, hub)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := inspect.NewHub(0, 0)
-	var table string
-	for _, s := range services {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.ln, s.http = ln, frontEnd(s.core, s.config, nil, s.name, hub)
-		go s.http.Serve(ln)
-		defer s.http.Shutdown()
-		if s.name == "Table" {
-			table = "http://" + ln.Addr().String() + "/devstoreaccount1"
-		}
-	}
+	defer srv.Close()
+	table := srv.URL("Table")
+	services := srv.Serving()
 	site := httptest.NewServer(tools(services, accounts, hub))
 	defer site.Close()
 

@@ -1,6 +1,6 @@
 // Command build is tablelab's build, test and benchmark driver.
 //
-//	go run ./build test [-short] [-tiers word,…]   every tier of checks; the last line is "N passed, N failed[, N skipped]"
+//	go run ./build test [-short] [-tiers word,…]   every tier of checks, each tier's log in build/out/test; the last line is "N passed, N failed[, N skipped]"
 //	go run ./build bench [flags]                   tablelab and Azurite side by side under one load (package bench)
 //	go run ./build floor-server -addr … -dir …     the benchmark's do-nothing server (package floor)
 //	go run ./build site [-out dist] [-check]         the docs site, content/ → dist/ (package site)
@@ -73,7 +73,7 @@ func test(root string, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	env := testrun.Env{Root: root, Short: *short, CI: os.Getenv("CI") == "true", Out: os.Stdout}
+	env := testrun.Env{Root: root, Short: *short, CI: os.Getenv("CI") == "true", Out: os.Stdout, LogDir: filepath.Join(root, testrun.LogDir)}
 	run := tiers
 	if *only != "" {
 		run = nil

@@ -116,9 +116,10 @@ async function startServerOnce({ site = false, args: extra = [], devPorts = true
   const bin = serverBinary();
   const dev = (port) => (devPorts ? port : 0);
   const tablePort = await freePort(dev(10002));
-  // Not -quiet: the request log's tail says what the server saw when a
-  // test fails.
+  // -v, every request logged: the log's tail says what the server saw
+  // when a test fails.
   const args = ["-memory", "-table-addr", `127.0.0.1:${tablePort}`, ...extra];
+  if (knowsFlag(bin, "v\t")) args.push("-v");
   let blobPort = 0;
   let queuePort = 0;
   if (knowsFlag(bin, "blob-addr")) {

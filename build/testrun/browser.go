@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-
-	"github.com/tablelab/tablelab/build/localserver"
 )
 
 // BrowserDir holds the browser test and the parity run of the site's
@@ -57,7 +55,7 @@ func Parity(env Env) Tally {
 // browserSetup installs BrowserDir's packages and checks that the site
 // has been built, one check each; ok is false when the tests cannot run.
 func browserSetup(env Env) (t Tally, ok bool) {
-	install := Check("npm ci in "+BrowserDir, npmCI(env, filepath.Join(env.Root, BrowserDir)))
+	install := Check("npm ci in "+BrowserDir, env.npmCI(filepath.Join(env.Root, BrowserDir)))
 	t.Add(install)
 	var err error
 	if _, statErr := os.Stat(filepath.Join(env.Root, "dist", "index.html")); statErr != nil {
@@ -86,19 +84,15 @@ func installChromium(env Env) string {
 	return ""
 }
 
-// nodeTests builds the server for the tests to start and runs node's test
-// runner on files in BrowserDir, counted test by test from its TAP report.
+// nodeTests runs node's test runner on files in BrowserDir, with the
+// server the test command built for them to start, counted test by test
+// from its TAP report.
 func nodeTests(env Env, what string, files ...string) Tally {
-	tmp, err := os.MkdirTemp("", "tablelab-browser-")
+	bin, err := env.BinEnv()
 	if err != nil {
 		return Check(what, err)
 	}
-	defer os.RemoveAll(tmp)
-	bin, err := localserver.Build(env.Root, tmp)
-	if err != nil {
-		return Check(what, err)
-	}
-	extra := []string{"TABLELAB_BIN=" + bin}
+	extra := []string{bin}
 	if env.CI {
 		extra = append(extra, "CI=true")
 	}

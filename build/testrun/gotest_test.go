@@ -31,7 +31,7 @@ func TestCountGoTestCountsSkipsAndBuildFailures(t *testing.T) {
 	if got.Passed != 2 || got.Skipped != 1 || got.Failed != 2 {
 		t.Fatalf("counted %d passed, %d failed, %d skipped; want 2, 2, 1 (%q)", got.Passed, got.Failed, got.Skipped, got.Failures)
 	}
-	if got.Skips[0] != "example/a TestPortTaken" {
+	if got.Skips[0] != "example/a TestPortTaken: a_test.go:9: 10002 taken" {
 		t.Errorf("skip line = %q", got.Skips[0])
 	}
 	if got.Failures[0] != "example/a TestBroken" || !strings.HasPrefix(got.Failures[1], "example/b:") {
@@ -49,5 +49,39 @@ func TestCountGoTestShowsWhyAPackageFailed(t *testing.T) {
 	got := countGoTest(strings.NewReader(stream), &log)
 	if got.Failed != 1 || !strings.Contains(log.String(), "all goroutines are asleep") {
 		t.Fatalf("counted %s, log %q", got.Summary(), log.String())
+	}
+}
+
+// A failing test's output is its failure's detail, and only its own; a
+// skip without a word says so.
+func TestCountGoTestKeepsEachTestsOutput(t *testing.T) {
+	stream := `{"Action":"run","Package":"example/d","Test":"TestA"}
+{"Action":"output","Package":"example/d","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Package":"example/d","Test":"TestA","Output":"    d_test.go:5: chatter of a passing test\n"}
+{"Action":"pass","Package":"example/d","Test":"TestA"}
+{"Action":"run","Package":"example/d","Test":"TestB"}
+{"Action":"output","Package":"example/d","Test":"TestB","Output":"    d_test.go:9: got 3, want 4\n"}
+{"Action":"output","Package":"example/d","Test":"TestB","Output":"--- FAIL: TestB (0.00s)\n"}
+{"Action":"fail","Package":"example/d","Test":"TestB"}
+{"Action":"run","Package":"example/d","Test":"TestC"}
+{"Action":"output","Package":"example/d","Test":"TestC","Output":"=== RUN   TestC\n"}
+{"Action":"output","Package":"example/d","Test":"TestC","Output":"--- SKIP: TestC (0.00s)\n"}
+{"Action":"skip","Package":"example/d","Test":"TestC"}
+{"Action":"fail","Package":"example/d"}
+`
+	var log bytes.Buffer
+	got := countGoTest(strings.NewReader(stream), &log)
+	if got.Passed != 1 || got.Failed != 1 || got.Skipped != 1 {
+		t.Fatalf("counted %s", got.Summary())
+	}
+	if len(got.Details) != 1 || !strings.HasPrefix(got.Details[0], "example/d TestB\n") || !strings.Contains(got.Details[0], "got 3, want 4") || strings.Contains(got.Details[0], "chatter") {
+		t.Errorf("details %q", got.Details)
+	}
+	if got.Skips[0] != "example/d TestC: no reason given" {
+		t.Errorf("skip %q", got.Skips[0])
+	}
+	// The log has everything, the passing test's chatter included.
+	if !strings.Contains(log.String(), "chatter of a passing test") {
+		t.Errorf("log %q", log.String())
 	}
 }

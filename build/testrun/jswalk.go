@@ -22,7 +22,7 @@ const JSDir = "engine/api/testdata/js"
 // NpmInstall installs JSDir's packages exactly as its lock file pins
 // them, as one check.
 func NpmInstall(env Env) Tally {
-	return Check("npm ci in "+JSDir, npmCI(env, filepath.Join(env.Root, JSDir)))
+	return Check("npm ci in "+JSDir, env.npmCI(filepath.Join(env.Root, JSDir)))
 }
 
 func npmCI(env Env, dir string) error {
@@ -44,7 +44,7 @@ const FlagsDir = "flags"
 // 10001, Table 10002).
 const devstoreCheck = "UseDevelopmentStorage=true"
 
-// JSWalk builds the server, starts it on loopback with all three
+// JSWalk starts the server the test command built on loopback with all three
 // services — each on its development port when that is free, so that
 // UseDevelopmentStorage=true is tested too — and runs the JS SDK walks
 // against it with node's test runner. Every *.test.mjs gets the
@@ -60,7 +60,7 @@ func JSWalk(env Env) Tally {
 		return Check("js walk", err)
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := localserver.Build(env.Root, tmp)
+	bin, err := env.ServerBinary()
 	if err != nil {
 		return Check("js walk", err)
 	}
@@ -141,16 +141,17 @@ func devstoreVerdict(env Env, t Tally, busy []string) Tally {
 }
 
 var (
-	tapLine  = regexp.MustCompile(`(?m)^\s*(ok|not ok) \d+ - (.*)$`)
-	tapCount = regexp.MustCompile(`(?m)^# (pass|fail|cancelled|skipped) (\d+)$`)
+	tapLine  = regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.*)$`)
+	tapCount = regexp.MustCompile(`(?m)^# (pass|fail|cancelled|skipped|todo) (\d+)$`)
 )
 
 // countTAP counts node's TAP report as the JS walks' tier names it.
 func countTAP(out string) Tally { return CountTAP(out, "js") }
 
 // CountTAP counts node's TAP report: its totals (a cancelled test is a
-// failed one), and a line for each failed or skipped test, named with
-// label first.
+// failed one, a test marked todo a skipped one), a line for each failed
+// or skipped test, named with label first, a skip with its reason, and
+// for each failure the diagnostics node printed under it.
 func CountTAP(out, label string) Tally {
 	var t Tally
 	for _, m := range tapCount.FindAllStringSubmatch(out, -1) {
@@ -160,18 +161,50 @@ func CountTAP(out, label string) Tally {
 			t.Passed = n
 		case "fail", "cancelled":
 			t.Failed += n
-		case "skipped":
-			t.Skipped = n
+		case "skipped", "todo":
+			t.Skipped += n
 		}
 	}
-	for _, m := range tapLine.FindAllStringSubmatch(out, -1) {
-		name, directive, _ := strings.Cut(m[2], " # ")
+	lines := strings.Split(out, "\n")
+	for i, line := range lines {
+		m := tapLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		name, directive, _ := strings.Cut(m[3], " # ")
+		kind, reason, _ := strings.Cut(directive, " ")
 		switch {
-		case m[1] == "not ok":
+		case m[2] == "not ok" && !strings.EqualFold(kind, "TODO"):
 			t.Failures = append(t.Failures, label+": "+name)
-		case strings.HasPrefix(strings.ToUpper(directive), "SKIP"):
-			t.Skips = append(t.Skips, label+": "+name+" ("+strings.TrimSpace(directive[4:])+")")
+			if d := tapDiagnostics(lines[i+1:], len(m[1])); d != "" {
+				t.Details = append(t.Details, label+": "+name+"\n"+d)
+			}
+		case strings.EqualFold(kind, "SKIP"), strings.EqualFold(kind, "TODO"):
+			if reason = strings.TrimSpace(reason); reason == "" {
+				reason = "no reason given"
+			}
+			if strings.EqualFold(kind, "TODO") {
+				reason = "todo: " + reason
+			}
+			t.Skips = append(t.Skips, label+": "+name+" ("+reason+")")
 		}
 	}
 	return t
+}
+
+// tapDiagnostics returns the block node writes under a test's line, the
+// lines indented deeper than the test's own, up to the next line that is
+// not.
+func tapDiagnostics(lines []string, depth int) string {
+	var b strings.Builder
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if len(l)-len(strings.TrimLeft(l, " ")) <= depth {
+			break
+		}
+		b.WriteString(l[depth:] + "\n")
+	}
+	return b.String()
 }

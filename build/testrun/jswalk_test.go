@@ -130,3 +130,55 @@ func TestTestsInstallNoAzurite(t *testing.T) {
 		t.Error("build/bench/js/package-lock.json does not pin Azurite")
 	}
 }
+
+// node's TAP for a skip without a reason, a todo and a failure with its
+// diagnostics: every skip is named with a reason, the todo among them,
+// and the failure's diagnostics are its detail.
+const tapSkipsAndFailure = `TAP version 13
+# Subtest: bare
+ok 1 - bare # SKIP
+  ---
+  duration_ms: 0.1
+  ...
+# Subtest: later
+ok 2 - later # TODO not written yet
+  ---
+  duration_ms: 0.1
+  ...
+# Subtest: suite
+    # Subtest: inner
+    not ok 1 - inner
+      ---
+      duration_ms: 0.3
+      failureType: 'testCodeFailure'
+      error: |-
+        Expected values to be strictly equal:
+        3 !== 4
+      ...
+    1..1
+not ok 3 - suite
+  ---
+  duration_ms: 0.5
+  error: '1 subtest failed'
+  ...
+1..3
+# tests 4
+# pass 0
+# fail 2
+# cancelled 0
+# skipped 1
+# todo 1
+`
+
+func TestCountTAPNamesEverySkipAndKeepsDiagnostics(t *testing.T) {
+	got := CountTAP(tapSkipsAndFailure, "js")
+	if got.Skipped != 2 || len(got.Skips) != 2 || got.Failed != 2 || len(got.Failures) != 2 {
+		t.Fatalf("counted %s, skips %q, failures %q", got.Summary(), got.Skips, got.Failures)
+	}
+	if got.Skips[0] != "js: bare (no reason given)" || got.Skips[1] != "js: later (todo: not written yet)" {
+		t.Errorf("skips %q", got.Skips)
+	}
+	if len(got.Details) != 2 || !strings.Contains(got.Details[0], "3 !== 4") || !strings.HasPrefix(got.Details[0], "js: inner\n") {
+		t.Errorf("details %q", got.Details)
+	}
+}

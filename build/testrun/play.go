@@ -20,7 +20,7 @@ const PlayDir = "site/play"
 func PlayUnits(env Env) Tally {
 	const what = "the playground's unit tests"
 	dir := filepath.Join(env.Root, PlayDir)
-	t := Check("npm ci in "+PlayDir+"/vendor-src", npmCI(env, filepath.Join(dir, "vendor-src")))
+	t := Check("npm ci in "+PlayDir+"/vendor-src", env.npmCI(filepath.Join(dir, "vendor-src")))
 	if t.Failed > 0 {
 		return t
 	}
@@ -33,7 +33,12 @@ func PlayUnits(env Env) Tally {
 	for _, f := range files {
 		args = append(args, filepath.Join("test", filepath.Base(f)))
 	}
-	t.Add(runNode(env, what, dir, args, nil))
+	bin, err := env.BinEnv()
+	if err != nil {
+		t.Add(Check(what, err))
+		return t
+	}
+	t.Add(runNode(env, what, dir, args, []string{bin}))
 	return t
 }
 

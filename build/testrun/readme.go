@@ -20,6 +20,7 @@ import (
 //
 //	<!-- test: NAME -->
 //
+// curl-sas      curl commands with a SAS, against the server as go run . starts it
 // curl-loose    curl commands against a server started with -loose
 // curl-signed   curl commands signed with SharedKeyLite
 // js-setup      the shell commands that make a fresh npm folder
@@ -50,7 +51,7 @@ func markedBlocks(md string) (map[string]string, error) {
 		}
 		blocks[name] = body[:end+1]
 	}
-	for _, name := range []string{"curl-loose", "curl-signed", "js-setup", "js-example", "js-run", "js-output"} {
+	for _, name := range []string{"curl-sas", "curl-loose", "curl-signed", "js-setup", "js-example", "js-run", "js-output"} {
 		if blocks[name] == "" {
 			return nil, fmt.Errorf("README: no block marked <!-- test: %s -->", name)
 		}
@@ -115,12 +116,14 @@ func sdkVersions(setup, lock string) (readme, pinned string) {
 
 // README runs the README's examples as a reader would, against servers
 // this tier starts where the examples point (127.0.0.1:10002): the curl
-// commands with -loose, the ones signed with SharedKeyLite against a
-// server that checks signatures, and the JavaScript example in a fresh
-// `npm init -y` folder with @azure/data-tables at the version the tests
-// pin, its output held to the one the README shows.
+// commands with a SAS against a server that checks credentials, as
+// `go run .` starts one, the ones with -loose, the ones signed with
+// SharedKeyLite, and the JavaScript example in a fresh `npm init -y`
+// folder with @azure/data-tables at the version the tests pin, its output
+// held to the one the README shows.
 func README(env Env) Tally {
 	const (
+		sas    = "README: curl with a SAS, against the server as go run . starts it"
 		loose  = "README: curl with -loose"
 		signed = "README: curl signed with SharedKeyLite"
 		js     = "README: the JavaScript example in a fresh npm init -y folder"
@@ -136,7 +139,7 @@ func README(env Env) Tally {
 	if !localserver.Free(localserver.DevStoreAddr) {
 		var t Tally
 		reason := "the examples point at 127.0.0.1:10002, which something else listens on; free it"
-		for _, what := range []string{loose, signed, js} {
+		for _, what := range []string{sas, loose, signed, js} {
 			t.Add(env.CannotRun(what, reason))
 		}
 		return t
@@ -146,7 +149,7 @@ func README(env Env) Tally {
 		return Check("README", err)
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := localserver.Build(env.Root, tmp)
+	bin, err := env.ServerBinary()
 	if err != nil {
 		return Check("README", err)
 	}
@@ -155,7 +158,10 @@ func README(env Env) Tally {
 		return Check("README", err)
 	}
 	var t Tally
-	srv, err := startAtDevStore(bin, tmp, "-memory", "-loose")
+	srv, err := startAtDevStore(bin, tmp, "-memory")
+	t.Add(Check(sas, expectShell(tmp, blocks["curl-sas"], err, `"Email":"john@example.com"`)))
+	srv.Stop()
+	srv, err = startAtDevStore(bin, tmp, "-memory", "-loose")
 	t.Add(Check(loose, expectShell(tmp, blocks["curl-loose"], err, `"Email":"john@example.com"`)))
 	srv.Stop()
 	srv, err = startAtDevStore(bin, tmp, "-memory")

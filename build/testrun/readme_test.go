@@ -36,7 +36,7 @@ func TestREADMEExamplesAreMarked(t *testing.T) {
 
 func TestMarkedBlocks(t *testing.T) {
 	md := "text\n<!-- test: js-output -->\n```text\nsmith john\n```\n"
-	for _, name := range []string{"curl-loose", "curl-signed", "js-setup", "js-example", "js-run"} {
+	for _, name := range []string{"curl-sas", "curl-loose", "curl-signed", "js-setup", "js-example", "js-run"} {
 		md += "<!-- test: " + name + " -->\n```sh\n" + name + " body\n```\n"
 	}
 	blocks, err := markedBlocks(md)
@@ -46,8 +46,10 @@ func TestMarkedBlocks(t *testing.T) {
 	if blocks["js-output"] != "smith john\n" || blocks["curl-signed"] != "curl-signed body\n" {
 		t.Errorf("blocks = %q", blocks)
 	}
-	if _, err := markedBlocks(strings.Replace(md, "test: js-run", "test: other", 1)); err == nil {
-		t.Error("a README without js-run passed")
+	for _, name := range []string{"js-run", "curl-sas"} {
+		if _, err := markedBlocks(strings.Replace(md, "test: "+name, "test: other", 1)); err == nil {
+			t.Errorf("a README without %s passed", name)
+		}
 	}
 	if _, err := markedBlocks(md + "<!-- test: js-run -->\n```sh\nagain\n```\n"); err == nil {
 		t.Error("two blocks of one name passed")
@@ -58,7 +60,7 @@ func TestMarkedBlocks(t *testing.T) {
 // syntax; one missing, or a line to be read by a shell, fails the README.
 func TestFlagExamples(t *testing.T) {
 	base := "<!-- test: js-output -->\n```text\nsmith john\n```\n"
-	for _, name := range []string{"curl-loose", "curl-signed", "js-setup", "js-example", "js-run"} {
+	for _, name := range []string{"curl-sas", "curl-loose", "curl-signed", "js-setup", "js-example", "js-run"} {
 		base += "<!-- test: " + name + " -->\n```sh\nbody\n```\n"
 	}
 	example := func(server string) string {

@@ -166,6 +166,14 @@ func TestCountTAP(t *testing.T) {
 	}
 }
 
+// A skipped test of worker.js is a skip with its reason, not a pass.
+func TestCountTAPSkips(t *testing.T) {
+	got := countTAP([]byte("ok 1 - a\nok 2 - b # SKIP no IndexedDB here\nok 3 - c # TODO\n"))
+	if got.Passed != 1 || got.Skipped != 2 || got.Skips[0] != "wasm: worker.js b (skip: no IndexedDB here)" || got.Skips[1] != "wasm: worker.js c (todo: no reason given)" {
+		t.Fatalf("%+v", got)
+	}
+}
+
 func TestCheckServices(t *testing.T) {
 	all := append([]string{"fmt"}, Services...)
 	if err := CheckServices(all); err != nil {

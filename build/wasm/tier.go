@@ -85,9 +85,7 @@ func Tier(env testrun.Env) testrun.Tally {
 // worker.js against the engine built into engineDir, one check per test.
 func nodeTests(env testrun.Env, engineDir string) testrun.Tally {
 	js := filepath.Join(env.Root, filepath.FromSlash(JSDir))
-	ci := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-	ci.Dir, ci.Stdout, ci.Stderr = js, env.Out, env.Out
-	if err := ci.Run(); err != nil {
+	if err := env.NpmCI(js); err != nil {
 		return testrun.Check("wasm: npm ci in "+JSDir, err)
 	}
 	cmd := exec.Command("node", "--test", "--test-reporter=tap", "--test-timeout=120000", "worker.test.mjs")
@@ -108,16 +106,28 @@ func nodeTests(env testrun.Env, engineDir string) testrun.Tally {
 }
 
 // countTAP counts the top-level results of a TAP report: "ok N - name"
-// and "not ok N - name" at the start of a line.
+// and "not ok N - name" at the start of a line, a "# SKIP" or "# TODO"
+// directive a skip with its reason.
 func countTAP(report []byte) testrun.Tally {
 	var t testrun.Tally
 	sc := bufio.NewScanner(bytes.NewReader(report))
 	for sc.Scan() {
 		line := sc.Text()
+		if !strings.HasPrefix(line, "ok ") && !strings.HasPrefix(line, "not ok ") {
+			continue
+		}
+		_, name, _ := strings.Cut(line, " - ")
+		name, directive, _ := strings.Cut(name, " # ")
+		kind, reason, _ := strings.Cut(directive, " ")
 		switch {
+		case strings.EqualFold(kind, "SKIP"), strings.EqualFold(kind, "TODO"):
+			if reason == "" {
+				reason = "no reason given"
+			}
+			t.Skip("wasm: worker.js " + name + " (" + strings.ToLower(kind) + ": " + reason + ")")
 		case strings.HasPrefix(line, "ok "):
 			t.Pass()
-		case strings.HasPrefix(line, "not ok "):
+		default:
 			t.Fail("wasm: worker.js " + line)
 		}
 	}

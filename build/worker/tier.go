@@ -38,9 +38,9 @@ func Tier(env testrun.Env) testrun.Tally {
 		return env.CannotRun("the Worker under workerd", "node is not on PATH")
 	}
 	jsDir := filepath.Join(env.Root, JSDir)
-	t.Add(testrun.Check("npm ci in "+JSDir, npm(env.Out, jsDir)))
+	t.Add(testrun.Check("npm ci in "+JSDir, env.NpmCI(jsDir)))
 	if _, err := os.Stat(filepath.Join(env.Root, walkDir, "node_modules", "@azure", "data-tables")); err != nil {
-		t.Add(testrun.Check("npm ci in "+walkDir, npm(env.Out, filepath.Join(env.Root, walkDir))))
+		t.Add(testrun.Check("npm ci in "+walkDir, env.NpmCI(filepath.Join(env.Root, walkDir))))
 	}
 	if t.Failed > 0 {
 		return t
@@ -75,12 +75,6 @@ func Tier(env testrun.Env) testrun.Tally {
 	t.Add(node(env, "the docs' examples against the Worker", jsDir, []string{"--test", "--test-reporter=tap", "--test-concurrency=1", "examples.test.mjs"},
 		[]string{"WORKER_DIR=" + out, "SITE_DIR=" + pages}))
 	return t
-}
-
-func npm(log io.Writer, dir string) error {
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, log, log
-	return cmd.Run()
 }
 
 // walks runs the Table, Queue and Blob SDK walks against the Worker in

@@ -259,6 +259,43 @@ func (s *Service) Delete(account, name string) error {
 	return s.purge(part)
 }
 
+// DeleteQueues deletes every queue of account with all its messages, or
+// with account "" every queue of every account, and returns how many it
+// deleted: what a reset between tests does. A queue created meanwhile
+// may stay.
+func (s *Service) DeleteQueues(account string) (int, error) {
+	q := engine.Query{Top: engine.MaxPageSize}
+	if account != "" {
+		q.Filter = "PartitionKey eq " + quote(account)
+	}
+	var found [][2]string
+	for {
+		page, err := s.store.Query(queuesTable, q)
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range page.Entities {
+			found = append(found, [2]string{e.PartitionKey, e.RowKey})
+		}
+		if page.Next == nil {
+			break
+		}
+		q.After = page.Next
+	}
+	n := 0
+	for _, f := range found {
+		switch err := s.Delete(f[0], f[1]); {
+		case err == nil:
+			n++
+		case svcerr.Is(err, svcerr.QueueNotFound):
+			// Someone else deleted it meanwhile.
+		default:
+			return n, err
+		}
+	}
+	return n, nil
+}
+
 const deletingPartition = "d"
 
 // purge removes a deleted queue's partition: the counter first, so that no

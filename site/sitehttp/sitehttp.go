@@ -19,6 +19,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -237,21 +238,48 @@ type Server struct {
 const ToolsPrefix = "/_tablelab/"
 
 // handler is the site's handler: files from Dir, and Tools under
-// ToolsPrefix.
-func (s *Server) handler() http.Handler {
+// ToolsPrefix. While built is false, a page asked for is the note that
+// the site is being built.
+func (s *Server) handler(built *atomic.Bool) http.Handler {
 	files := Handler(s.Dir)
-	if s.Tools == nil {
-		return files
+	var tools http.Handler
+	if s.Tools != nil {
+		tools = LocalOnly(s.Tools)
 	}
-	tools := LocalOnly(s.Tools)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, ToolsPrefix) {
+		switch {
+		case tools != nil && strings.HasPrefix(r.URL.Path, ToolsPrefix):
 			tools.ServeHTTP(w, r)
-			return
+		case !built.Load():
+			building(w)
+		default:
+			files.ServeHTTP(w, r)
 		}
-		files.ServeHTTP(w, r)
 	})
 }
+
+// building answers a page asked for while the site is built: 503 with a
+// note that reloads itself, so the reader who opens the address the
+// server printed at once sees the site as soon as it is there.
+func building(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Retry-After", "3")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, buildingPage)
+}
+
+const buildingPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>Building the site – tablelab</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5">
+<h1>Building the docs site</h1>
+<p>tablelab builds its docs site from <code>content/</code> when it is missing or older than its sources:
+on a first run this takes a minute or so. This page reloads itself until the site is there.</p>
+<p>The storage services already answer.</p>
+</body></html>
+`
 
 // LocalOnly passes on the requests of clients on this machine and refuses
 // the rest with 403: a request must come from a loopback address and name
@@ -283,42 +311,75 @@ func loopbackIP(s string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ListenAndServe builds the site if needed, then serves it on addr until
-// ctx ends. When the build fails but an older site is there, it serves
-// that one and says so.
+// ListenAndServe listens on addr and serves the site there (Serve).
 func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
-	logf := s.Logf
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
-	if err := s.ensureBuilt(logf); err != nil {
-		if _, statErr := os.Stat(filepath.Join(s.Dir, "index.html")); statErr != nil {
-			return err
-		}
-		logf("site: %v; serving the site built before", err)
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves the site on ln until ctx ends. A site missing or older
+// than its sources is built first while ln already answers: the tools at
+// once, a page with a note that the site is being built. When the build
+// fails, the site built before is served and Logf says so; with none,
+// Serve stops and returns the build's error.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	logf := s.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	var built atomic.Bool
+	_, statErr := os.Stat(filepath.Join(s.Dir, "index.html"))
+	built.Store(!s.WillBuild() && statErr == nil)
 	srv := &http.Server{
-		Handler:           s.handler(),
+		Handler:           s.handler(&built),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with ctx: the inspector's event streams would
 		// otherwise hold Shutdown to its limit.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	logf("site: docs and playground on http://%s/", ln.Addr())
-	go func() {
-		<-ctx.Done()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	stop := func() {
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	}
+	if built.Load() {
+		// Nothing to build: a fresh site, or one served outside a
+		// checkout.
+	} else if err := s.ensureBuilt(logf); err != nil {
+		if _, statErr := os.Stat(filepath.Join(s.Dir, "index.html")); statErr != nil {
+			stop()
+			<-served
+			return err
+		}
+		logf("site: %v; serving the site built before", err)
+	}
+	built.Store(true)
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	stop()
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// WillBuild reports whether Serve will build the site first: in a
+// checkout (Root holds content/) whose built site is missing or older
+// than its sources.
+func (s *Server) WillBuild() bool {
+	if _, err := os.Stat(filepath.Join(s.Root, "content")); err != nil {
+		return false
+	}
+	stale, err := Stale(s.Root, s.Dir)
+	return err == nil && stale
 }
 
 func (s *Server) ensureBuilt(logf func(string, ...any)) error {

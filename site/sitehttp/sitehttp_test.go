@@ -408,3 +408,51 @@ func TestServerTools(t *testing.T) {
 		t.Errorf("the server took %v to stop with a stream open", took)
 	}
 }
+
+// TestServeWhileBuilding checks the first run: the address answers at
+// once, a page with the note that the site is being built (503, reloading
+// itself) and the tools as usual, and the site itself once it is built.
+func TestServeWhileBuilding(t *testing.T) {
+	root := writeSite(t, map[string]string{"content/index.md": "---\ntitle: x\n---\n"})
+	dist := filepath.Join(root, "dist")
+	release := make(chan struct{})
+	tools := http.NewServeMux()
+	tools.HandleFunc("/_tablelab/hello", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "tools") })
+	s := &Server{Root: root, Dir: dist, Tools: tools, Build: func() error {
+		<-release
+		return os.WriteFile(filepath.Join(dist, "index.html"), []byte("home"), 0o644)
+	}}
+	if err := os.MkdirAll(dist, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+
+	resp, body := get(t, base+"/index.html", "")
+	if resp.StatusCode != 503 || !strings.Contains(body, "Building the docs site") || !strings.Contains(body, `http-equiv="refresh"`) || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("while building: %d %q", resp.StatusCode, body)
+	}
+	if _, body := get(t, base+"/_tablelab/hello", ""); body != "tools" {
+		t.Errorf("the tools while building: %q", body)
+	}
+	close(release)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, body := get(t, base+"/index.html", "")
+		if resp.StatusCode == 200 && body == "home" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("once built: %d %q", resp.StatusCode, body)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("after ctx ends: %v", err)
+	}
+}

@@ -99,6 +99,49 @@ func (st *Store) Policy(account, table, id string) (auth.Policy, bool) {
 	return st.policy(account, table, id)
 }
 
+// Reset forgets what account has set — its service properties and its
+// tables' stored access policies — or, with account "", what every
+// account has: they are the defaults again.
+func (st *Store) Reset(account string) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if account == "" {
+		if err := st.store.DeleteTable(settingsTable); err != nil && !svcerr.Is(err, svcerr.TableNotFound) && !svcerr.Is(err, svcerr.ResourceNotFound) {
+			return err
+		}
+		clear(st.props)
+		clear(st.acls)
+		return nil
+	}
+	q := engine.Query{Filter: "PartitionKey eq '" + strings.ReplaceAll(account, "'", "''") + "'", Top: engine.MaxBatchOperations}
+	for {
+		page, err := st.store.Query(settingsTable, q)
+		if svcerr.Is(err, svcerr.TableNotFound) || svcerr.Is(err, svcerr.ResourceNotFound) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(page.Entities) == 0 {
+			break
+		}
+		ops := make([]engine.Op, len(page.Entities))
+		for i, e := range page.Entities {
+			ops[i] = engine.Op{Kind: engine.Delete, Entity: &engine.Entity{PartitionKey: account, RowKey: e.RowKey}}
+		}
+		if _, err := st.store.Batch(settingsTable, ops); err != nil {
+			return err
+		}
+	}
+	delete(st.props, account)
+	for key := range st.acls {
+		if strings.HasPrefix(key, account+"/") {
+			delete(st.acls, key)
+		}
+	}
+	return nil
+}
+
 // properties returns account's properties, the defaults until it sets any.
 func (st *Store) properties(account string) (*Properties, error) {
 	st.mu.Lock()
