@@ -60,6 +60,7 @@ type CheckPattern struct {
 	Requests *int            `json:"requests,omitempty"`
 	Written  *int            `json:"written,omitempty"`
 	Bytes    *int            `json:"bytes,omitempty"`
+	Hottest  *int            `json:"hottest,omitempty"`
 	Hint     string          `json:"hint,omitempty"`
 }
 
@@ -103,13 +104,13 @@ func parseCheck(text string) (ExerciseCheck, error) {
 			return c, fmt.Errorf("%s (%s): order is \"any\" or left out", where, p.Name)
 		case p.Plan != "" && !isPlan(p.Plan):
 			return c, fmt.Errorf("%s (%s): unknown plan %q (want one of %s)", where, p.Name, p.Plan, strings.Join(Plans, ", "))
-		case p.Expect == nil && p.Plan == "" && p.Examined == nil && p.Requests == nil && p.Written == nil && p.Bytes == nil:
+		case p.Expect == nil && p.Plan == "" && p.Examined == nil && p.Requests == nil && p.Written == nil && p.Bytes == nil && p.Hottest == nil:
 			return c, fmt.Errorf("%s (%s): asks nothing: give expect, plan or a budget", where, p.Name)
 		}
 		for _, b := range []struct {
 			name string
 			v    *int
-		}{{"examined", p.Examined}, {"requests", p.Requests}, {"written", p.Written}, {"bytes", p.Bytes}} {
+		}{{"examined", p.Examined}, {"requests", p.Requests}, {"written", p.Written}, {"bytes", p.Bytes}, {"hottest", p.Hottest}} {
 			if b.v != nil && *b.v < 0 {
 				return c, fmt.Errorf("%s (%s): %s must be at least 0", where, p.Name, b.name)
 			}
@@ -265,6 +266,7 @@ func asks(p CheckPattern) string {
 	budget(p.Requests, "request", "requests")
 	budget(p.Written, "entity written", "entities written")
 	budget(p.Bytes, "byte written", "bytes written")
+	budget(p.Hottest, "entity operation on any one partition", "entity operations on any one partition")
 	if len(parts) == 1 {
 		return parts[0]
 	}

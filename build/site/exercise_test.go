@@ -125,6 +125,7 @@ func TestExerciseAsks(t *testing.T) {
 		{CheckPattern{Plan: "range"}, "served by a range query or better"},
 		{CheckPattern{Expect: []byte("1"), Examined: &two}, "the right answer and at most 2,000 entities examined"},
 		{CheckPattern{Written: &one}, "at most 1 entity written"},
+		{CheckPattern{Hottest: &two}, "at most 2,000 entity operations on any one partition"},
 	} {
 		if got := asks(tc.p); got != tc.want {
 			t.Errorf("asks(%+v) = %q, want %q", tc.p, got, tc.want)

@@ -21,6 +21,7 @@
 //         "requests": 6,
 //         "written": 0,
 //         "bytes": 400,
+//         "hottest": 100,
 //         "hint": "a sentence for a reader whose design misses"
 //       }
 //     ]
@@ -30,8 +31,11 @@
 // calls the functions the design defines; its value (awaited; an async
 // iterable read to the end) is the pattern's answer, held to expect as
 // JSON (order "any": a list in any order). plan, examined, requests,
-// written (entities inserted, replaced, merged or deleted) and bytes
-// (their size as the service counts it) are each optional. The patterns
+// written (entities inserted, replaced, merged or deleted), bytes (their
+// size as the service counts it) and hottest (the most entity operations,
+// writes and entities examined, on any one partition while the pattern
+// runs: the load a burst puts on the partition that takes most of it)
+// are each optional. The patterns
 // run in order against one store, so a write's effect is there for the
 // patterns after it. build/site reads the same block when it builds the
 // page and refuses one that does not hold to this shape.
@@ -48,8 +52,8 @@ export const PLAN_NAMES = {
   "table-scan": "a table scan",
 };
 
-const FIELDS = new Set(["name", "run", "expect", "order", "plan", "examined", "requests", "written", "bytes", "hint"]);
-const BUDGETS = ["examined", "requests", "written", "bytes"];
+const FIELDS = new Set(["name", "run", "expect", "order", "plan", "examined", "requests", "written", "bytes", "hottest", "hint"]);
+const BUDGETS = ["examined", "requests", "written", "bytes", "hottest"];
 
 /**
  * parseCheck reads a check block's text and returns {task, patterns},
@@ -185,6 +189,9 @@ function judge(p, row, error) {
   }
   if (p.bytes !== undefined && (row.bytes ?? 0) > p.bytes) {
     out.problems.push(`wrote ${grouped(row.bytes)} bytes; the budget is ${grouped(p.bytes)}`);
+  }
+  if (p.hottest !== undefined && (row.hottest ?? 0) > p.hottest) {
+    out.problems.push(`put ${counted(row.hottest, "entity operation", "entity operations")} on one partition (${row.hottestPartition}); the budget is ${grouped(p.hottest)} a partition`);
   }
   out.ok = out.problems.length === 0;
   return out;

@@ -7,6 +7,7 @@
 // in through env.
 
 import { byteSize, counted, dollars, grouped, isTableRequest, monthlyRequests, monthlyStorage, requestUnits, writesOf } from "./cost.js";
+import { operationsOf } from "./heat.js";
 
 /** PLAN_HEADER and the two beside it are the engine's cost headers. */
 export const PLAN_HEADER = "x-tablelab-plan";
@@ -76,10 +77,10 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  *
  * With either volume the card ends "  in all: $22.90 a month". A scorecard
  * resolves to the card it printed, {title, rows: [{name, plan, reads,
- * examined, returned, requests, written, deleted, bytes, ru, perSecond?,
- * dollars?, result?}], stored?, dollars?}, where requests counts every
- * request of the check, ru is cost.js's model of Cosmos DB's request
- * units for them, and dollars is a month's price; result.scorecards
+ * examined, returned, requests, writes, written, deleted, bytes, ru,
+ * hottest, hottestPartition, perSecond?, dollars?, result?}], stored?,
+ * dollars?} (summarizeRequests says what each counts), where dollars is
+ * a month's price; result.scorecards
  * lists every card of the run.
  *
  *   env.sdk               the SDK modules' exports as one object
@@ -308,16 +309,28 @@ function storedCost(entities, requests) {
 /**
  * summarizeRequests is what a check's requests cost, as a scorecard
  * shows it: summarizeReads of its reads, and {requests, writes, written,
- * deleted, bytes, ru, billed}: every request, those that write table
- * entities (a batch is one), the entities written and deleted and their
- * size, the model's request units (cost.js), and the requests of the
- * Table service, which the money line prices.
+ * deleted, bytes, ru, hottest, hottestPartition, billed}: every request,
+ * those that write table entities (a batch is one), the entities written
+ * and deleted and their size, the model's request units (cost.js), the
+ * most entity operations on one partition (heat.js's operations: an
+ * entity written or examined; hottestPartition names it, "table/key"),
+ * and the requests of the Table service, which the money line prices.
  */
 export function summarizeRequests(entries) {
-  const out = { ...summarizeReads(entries.filter((r) => r.plan)), requests: entries.length, writes: 0, written: 0, deleted: 0, bytes: 0, ru: 0, billed: 0 };
+  const out = { ...summarizeReads(entries.filter((r) => r.plan)), requests: entries.length, writes: 0, written: 0, deleted: 0, bytes: 0, ru: 0, hottest: 0, hottestPartition: "", billed: 0 };
+  const load = new Map();
   for (const e of entries) {
     const table = isTableRequest(e);
     if (table) out.billed++;
+    if (table) {
+      for (const op of operationsOf(e)) {
+        if (op.partition === null) continue;
+        const key = `${op.table}/${op.partition}`;
+        const n = (load.get(key) ?? 0) + op.count;
+        load.set(key, n);
+        if (n > out.hottest) [out.hottest, out.hottestPartition] = [n, key];
+      }
+    }
     if (table && !e.plan && e.method !== "GET" && isEntityWrite(e.url)) out.writes++;
     const w = writesOf(e);
     out.written += w.written;

@@ -53,7 +53,7 @@ test("grade: each way a pattern can miss, said in the reader's terms", () => {
         { name: "any order", run: "b()", expect: ["x", "y"], order: "any" },
         { name: "plan", run: "c()", plan: "range", hint: "Key it by day." },
         { name: "nothing read", run: "d()", plan: "point" },
-        { name: "budgets", run: "e()", examined: 5, requests: 2, written: 1, bytes: 100 },
+        { name: "budgets", run: "e()", examined: 5, requests: 2, written: 1, bytes: 100, hottest: 50 },
         { name: "threw", run: "f()", expect: 1 },
         { name: "missing", run: "g()", expect: 1 },
       ],
@@ -65,7 +65,7 @@ test("grade: each way a pattern can miss, said in the reader's terms", () => {
       row("any order", { result: { answer: ["y", "x"] } }),
       row("plan", { plan: "table-scan", reads: 2, examined: 400, returned: 3, requests: 2, result: { answer: null } }),
       row("nothing read", { result: { answer: 1 } }),
-      row("budgets", { plan: "range", reads: 1, examined: 60, returned: 5, requests: 3, written: 2, deleted: 1, bytes: 120, result: { answer: null } }),
+      row("budgets", { plan: "range", reads: 1, examined: 60, returned: 5, requests: 3, written: 2, deleted: 1, bytes: 120, hottest: 63, hottestPartition: "Votes/show-12", result: { answer: null } }),
       row("threw", { result: { threw: "RestError 404: The specified resource does not exist." } }),
     ]),
     spec,
@@ -84,6 +84,7 @@ test("grade: each way a pattern can miss, said in the reader's terms", () => {
     "made 3 requests; the budget is 2",
     "wrote 3 entities; the budget is 1",
     "wrote 120 bytes; the budget is 100",
+    "put 63 entity operations on one partition (Votes/show-12); the budget is 50 a partition",
   ]);
   assert.deepEqual(problems.threw, ["threw RestError 404: The specified resource does not exist."]);
   assert.deepEqual(problems.missing, ["did not run"]);
@@ -151,6 +152,8 @@ test("Check end to end: the start misses the examined budget, the solution passe
   assert.deepEqual(vs.patterns.map((p) => p.ok), [false, true, false]);
   assert.deepEqual(vs.patterns[0].problems, ["examined 24 entities to return 6; the budget is 6"]);
   assert.equal(vs.patterns[1].row.written, 1);
+  assert.equal(vs.patterns[0].row.hottest, 24, "the scan examined the one partition's 24 entities");
+  assert.equal(vs.patterns[0].row.hottestPartition, "VisitsStart/all");
   // The check prints its scorecard like any other.
   assert.match(s.output, /^Check\n  bo's visits: partition-scan, 24 examined \/ 6 returned\n  a new visit: wrote 1 entity/);
 
@@ -158,6 +161,7 @@ test("Check end to end: the start misses the examined budget, the solution passe
   const vm = grade(m, visitsCheck);
   assert.equal(vm.ok, true, verdictText(vm));
   assert.equal(vm.patterns[0].row.examined, 6);
+  assert.equal(vm.patterns[0].row.hottest, 6);
 });
 
 test("Check end to end: a pattern that throws fails alone; a design that throws fails all, at the reader's line", async () => {

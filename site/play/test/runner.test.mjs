@@ -391,6 +391,8 @@ for (const [name, envOf] of [
       deleted: 0,
       bytes: 0,
       ru: 12,
+      hottest: 12,
+      hottestPartition: `Score${name.length}/c1`,
     });
   });
 }
