@@ -6,7 +6,8 @@
 // time, against `go run . -memory -cosmos`, held to those. Each exercise
 // (```js exercise, ```js solution, ```json check) is checked twice, its
 // starting design and its solution, and the grader's verdicts printed:
-// the first must fail and the second pass.
+// the first must fail and the second pass (TRY_ANSWERS=1 prints each
+// pattern's answer, to write the check's expect from).
 // The parity tier is the check; this is for the writer.
 //
 //	node build/browser/try.mjs content/concepts/queries.md [more.md …]
@@ -164,6 +165,8 @@ for (const file of files) {
         console.log(verdictText(v));
         if (r.error) console.log("error:", JSON.stringify(r.error));
         if (process.env.TRY_OUTPUT) console.log(r.output);
+        // TRY_ANSWERS=1 prints each pattern's answer whole, to write its expect.
+        if (process.env.TRY_ANSWERS) for (const row of r.scorecards.at(-1)?.rows ?? []) console.log(`  answer of ${row.name}: ${JSON.stringify(row.result)}`);
       } finally {
         await server.stop();
       }

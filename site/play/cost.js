@@ -203,12 +203,16 @@ function entityPath(path) {
  * {written, deleted, bytes, sizes: [{table, bytes}]}, where written
  * counts the entities inserted, replaced or merged, deleted those
  * deleted, bytes the size of the entities written (entitySize) and sizes
- * each written entity's. A request that failed wrote nothing; so did one
- * of another service, or a read.
+ * each written entity's. A request that failed wrote nothing (a batch
+ * whose change set failed included); so did one of another service, or
+ * a read.
  */
 export function writesOf(entry) {
   const none = { written: 0, deleted: 0, bytes: 0, sizes: [] };
   if (!entry.status || entry.status >= 300 || !isTableRequest(entry)) return none;
+  // A batch is answered 202 however it went; a change set that failed
+  // answers with the one operation's error, and nothing of it was written.
+  if (/\/\$batch(\?|$)/.test(entry.url) && /^HTTP\/1\.1 [45]\d\d /m.test(entry.responseBody ?? "")) return none;
   const out = { written: 0, deleted: 0, bytes: 0, sizes: [] };
   for (const op of operations(entry)) {
     const target = entityPath(op.path);

@@ -178,7 +178,8 @@ function judge(p, row, error) {
     }
   }
   if (p.examined !== undefined && row.examined > p.examined) {
-    out.problems.push(`examined ${counted(row.examined, "entity", "entities")} to return ${grouped(row.returned)}; the budget is ${grouped(p.examined)}`);
+    const returning = row.returned < row.examined ? ` to return ${grouped(row.returned)}` : "";
+    out.problems.push(`examined ${counted(row.examined, "entity", "entities")}${returning}; the budget is ${grouped(p.examined)}`);
   }
   if (p.requests !== undefined && row.requests > p.requests) {
     out.problems.push(`made ${counted(row.requests, "request", "requests")}; the budget is ${grouped(p.requests)}`);

@@ -64,6 +64,8 @@ test("writesOf: single writes, batches, deletes; nothing for reads, failures and
   ].join("\r\n");
   assert.deepEqual(writesOf(entry("POST", `${base}/$batch`, batch)), { written: 2, deleted: 1, bytes: 10 + 10 + 8 + 2 + 4 + 4, sizes: [{ table: "T", bytes: 10 }, { table: "T", bytes: 28 }] });
   assert.equal(writesOf(entry("POST", `${base}/T`, "{}", { status: 409 })).written, 0, "a refused write wrote nothing");
+  const failed = "--batchresponse_1\r\nContent-Type: multipart/mixed; boundary=changesetresponse_1\r\n\r\n--changesetresponse_1\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 409 Conflict\r\n\r\n{}\r\n--changesetresponse_1--\r\n--batchresponse_1--";
+  assert.equal(writesOf(entry("POST", `${base}/$batch`, batch, { status: 202, responseBody: failed })).written, 0, "a batch whose change set failed wrote nothing");
   assert.equal(writesOf({ method: "PUT", url: "http://127.0.0.1:10001/devstoreaccount1/q", requestHeaders: [], status: 201 }).written, 0, "a queue");
   assert.equal(writesOf(entry("POST", `${base}/Tables`, JSON.stringify({ TableName: "T" }))).written, 0, "a table made");
   assert.equal(isTableRequest({ requestHeaders: [["dataserviceversion", "3.0"]] }), true);
