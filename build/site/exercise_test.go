@@ -62,7 +62,6 @@ func TestExerciseMistakes(t *testing.T) {
 		{"an unknown plan", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "run": "f()", "plan": "scan"}]}`), `unknown plan "scan"`},
 		{"a name twice", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "run": "f()", "plan": "point"}, {"name": "a", "run": "g()", "plan": "point"}]}`), `"a" is used twice`},
 		{"no run", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "plan": "point"}]}`), "run must be an expression"},
-		{"asks nothing", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "run": "f()"}]}`), "asks nothing"},
 		{"a bad order", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "run": "f()", "expect": 1, "order": "sorted"}]}`), `order is "any"`},
 		{"a negative budget", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "run": "f()", "examined": -1}]}`), "examined must be at least 0"},
 		{"two objects", exerciseSource(`{"task": "t", "patterns": [{"name": "a", "run": "f()", "examined": 1}]} {}`), "text after the JSON object"},
@@ -125,6 +124,7 @@ func TestExerciseAsks(t *testing.T) {
 		{CheckPattern{Plan: "range"}, "served by a range query or better"},
 		{CheckPattern{Expect: []byte("1"), Examined: &two}, "the right answer and at most 2,000 entities examined"},
 		{CheckPattern{Written: &one}, "at most 1 entity written"},
+		{CheckPattern{}, "runs without an error: a step the patterns after it build on"},
 		{CheckPattern{Hottest: &two}, "at most 2,000 entity operations on any one partition"},
 	} {
 		if got := asks(tc.p); got != tc.want {

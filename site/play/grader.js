@@ -35,7 +35,8 @@
 // size as the service counts it) and hottest (the most entity operations,
 // writes and entities examined, on any one partition while the pattern
 // runs: the load a burst puts on the partition that takes most of it)
-// are each optional. The patterns
+// are each optional: a pattern with none of them is a step, which passes
+// when it runs without an error. The patterns
 // run in order against one store, so a write's effect is there for the
 // patterns after it. build/site reads the same block when it builds the
 // page and refuses one that does not hold to this shape.
@@ -94,6 +95,7 @@ export function parseCheck(text) {
 // The names the harness uses; a reader's design is unlikely to take them.
 const DRAIN = "__tablelabAnswer";
 const CHECKS = "__tablelabChecks";
+const DESCRIBE = "__tablelabError";
 
 /** CHECK_TITLE is the title of the scorecard a check prints. */
 export const CHECK_TITLE = "Check";
@@ -111,7 +113,7 @@ export function checkProgram(code, spec) {
     try {
       return { answer: await ${DRAIN}(await (${p.run}\n)) };
     } catch (err) {
-      return { threw: String(err?.name ?? "Error") + (err?.statusCode ? " " + err.statusCode : "") + ": " + String(err?.message ?? err).split("\\n")[0] };
+      return { threw: ${DESCRIBE}(err) };
     }
   },`,
   );
@@ -124,6 +126,13 @@ async function ${DRAIN}(v) {
     return items;
   }
   return v;
+}
+function ${DESCRIBE}(err) {
+  // A RestError of the Table SDK keeps the service's code and message
+  // apart from its own message, which is the raw body.
+  const service = err?.details?.odataError;
+  const what = service ? service.code + ": " + String(service.message?.value ?? "") : String(err?.message ?? err);
+  return String(err?.name ?? "Error") + (err?.statusCode ? " " + err.statusCode : "") + (service ? " " : ": ") + what.split("\\n")[0];
 }
 const ${CHECKS} = {
 ${entries.join("\n")}
@@ -186,7 +195,8 @@ function judge(p, row, error) {
   }
   const written = (row.written ?? 0) + (row.deleted ?? 0);
   if (p.written !== undefined && written > p.written) {
-    out.problems.push(`wrote ${counted(written, "entity", "entities")}; the budget is ${grouped(p.written)}`);
+    const verb = row.deleted ? "wrote or deleted" : "wrote";
+    out.problems.push(`${verb} ${counted(written, "entity", "entities")}; the budget is ${grouped(p.written)}`);
   }
   if (p.bytes !== undefined && (row.bytes ?? 0) > p.bytes) {
     out.problems.push(`wrote ${grouped(row.bytes)} bytes; the budget is ${grouped(p.bytes)}`);
@@ -206,8 +216,8 @@ export function summary(row) {
   if (!row) return "";
   const parts = [];
   if (row.reads > 0) parts.push(`${PLAN_NAMES[row.plan] ?? row.plan}${row.reads > 1 ? ` ×${grouped(row.reads)}` : ""}, ${grouped(row.examined)} examined / ${grouped(row.returned)} returned`);
-  const written = (row.written ?? 0) + (row.deleted ?? 0);
-  if (written > 0) parts.push(`${counted(written, "entity", "entities")} written`);
+  if (row.written) parts.push(`${counted(row.written, "entity", "entities")} written`);
+  if (row.deleted) parts.push(`${counted(row.deleted, "entity", "entities")} deleted`);
   parts.push(counted(row.requests ?? row.reads, "request", "requests"));
   return parts.join(", ");
 }

@@ -82,7 +82,7 @@ test("grade: each way a pattern can miss, said in the reader's terms", () => {
   assert.deepEqual(problems.budgets, [
     "examined 60 entities to return 5; the budget is 5",
     "made 3 requests; the budget is 2",
-    "wrote 3 entities; the budget is 1",
+    "wrote or deleted 3 entities; the budget is 1",
     "wrote 120 bytes; the budget is 100",
     "put 63 entity operations on one partition (Votes/show-12); the budget is 50 a partition",
   ]);
