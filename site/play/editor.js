@@ -66,7 +66,10 @@ export function createEditor(parent, doc, onRun, label = "Example code", onChang
         syntaxHighlighting(highlight),
         theme,
         lintGutter(),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // A contenteditable is reachable by Tab already; saying so with
+        // tabindex lets checkers see that the scroller around it, which
+        // scrolls long lines sideways, has something a keyboard reaches.
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           if (marked) clearMarks();

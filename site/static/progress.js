@@ -83,7 +83,11 @@ function decorate(progress) {
     hidden.className = "visually-hidden";
     hidden.textContent = ` (${words})`;
     mark.append(hidden);
-    node.append(mark);
+    // In the Start here list the mark follows the page's title, before
+    // its summary; in the navigation it ends the link.
+    const link = node.matches("li") ? node.querySelector(":scope > a") : null;
+    if (link) link.after(mark);
+    else node.append(mark);
   }
   const list = document.querySelector(".path-list");
   if (list) {
