@@ -1,12 +1,12 @@
 // The prelude (site/play/prelude.mjs) as content/run-locally.md tells a
-// reader to use it: its three files copied into a folder of their own
+// reader to use it: its four files copied into a folder of their own
 // beside the SDKs, a script that imports it and then holds a page's
 // example as it is written, run with `node` against `go run . -memory`.
 // The script must print what the page declares the example prints.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { siteExamples, settled } from "./examples.mjs";
@@ -23,7 +23,9 @@ const examples = siteExamples(distDir);
 mkdirSync(outDir, { recursive: true });
 const folder = mkdtempSync(join(outDir, "prelude-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
-for (const file of ["prelude.mjs", "runner.js", "cost.js"]) copyFileSync(join(repoRoot, "site/play", file), join(folder, file));
+// The files run-locally.md names, no more: the test fails if the prelude
+// comes to need another.
+for (const file of ["prelude.mjs", "runner.js", "cost.js", "heat.js"]) copyFileSync(join(repoRoot, "site/play", file), join(folder, file));
 
 async function script(name, body) {
   const path = join(folder, name);
@@ -49,6 +51,13 @@ for (const [page, what] of [
     assert.equal(settled(out), settled(ex.expected));
   });
 }
+
+test("run-locally's own example, as the page shows it, prints the text the page says it prints", async () => {
+  const md = readFileSync(join(repoRoot, "content/run-locally.md"), "utf8");
+  const m = /```js\n(import "\.\/prelude\.mjs";\n[\s\S]*?)```\n[\s\S]*?```text\n([\s\S]*?)```/.exec(md);
+  assert.ok(m, "content/run-locally.md shows no script that imports ./prelude.mjs, followed by what it prints");
+  assert.equal(settled(await script("run-locally.mjs", m[1])), settled(m[2]));
+});
 
 test("the prelude's names can be imported, and print writes as the pages print", async () => {
   const out = await script(

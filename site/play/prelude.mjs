@@ -1,7 +1,7 @@
 // The prelude: what every example on tablelab's pages finds ready, for a
-// Node script of your own. Put this file beside runner.js and cost.js (all
-// three are in the site's play/ folder), install the SDKs, and start your
-// script with
+// Node script of your own. Put this file beside runner.js, cost.js and
+// heat.js (all four are in the site's play/ folder), install the SDKs, and
+// start your script with
 //
 //   import "./prelude.mjs";
 //
