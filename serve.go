@@ -105,7 +105,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
 	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "do not log each request")
-	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the store; entities with the same keys are replaced")
+	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the store; entities with the same keys are replaced, and a file with anything wrong is refused whole")
 	fs.StringVar(&c.exportTo, "export", "", "write the store's tables to `file` (- for standard output) in the format -import reads, and exit without serving")
 	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
 	fs.StringVar(&c.certFile, "cert", "", "serve HTTPS with the certificate in this PEM `file` (with -key), as Azurite's --cert")
@@ -387,7 +387,7 @@ func tools(serving []*service, accounts []auth.Account, hub *inspect.Hub) http.H
 }
 
 // logRequests logs each request with the service's name, its status,
-// time and query plan, and a request refused before the handler with the
+// time and query plan (and a query's warning), and a request refused before the handler with the
 // reason; "- -" stands for the method and target of a request line that
 // did not parse.
 func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) fasthttp.RequestHandler {
@@ -404,6 +404,9 @@ func logRequests(logger *log.Logger, name string, next fasthttp.RequestHandler) 
 		}
 		if f := h.Peek("X-Tablelab-Fault"); len(f) > 0 {
 			note += fmt.Sprintf(" fault=%q", f)
+		}
+		if w := h.Peek(api.WarningHeader); len(w) > 0 {
+			note += fmt.Sprintf(" warning: %s", w)
 		}
 		if r := apifasthttp.RefusalOf(ctx); r != nil {
 			if r.Unparsed {

@@ -28,6 +28,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/durable/persist"
+	"github.com/valyala/fasthttp"
 )
 
 // TestTightenHeap checks that the server's memory limit follows the live
@@ -216,6 +217,28 @@ func TestImportThenExport(t *testing.T) {
 	if _, err := step("-import", in); err == nil || !strings.Contains(err.Error(), "-import") {
 		t.Fatalf("-import of a text that is not an export: %v", err)
 	}
+	// An export whose second table holds a bad entity is refused before
+	// anything is written: the error names the place, and the store
+	// exports as before.
+	bad := `{"tablelab":"export/1","tables":[` + "\n" +
+		`{"name":"Fresh","entities":[{"PartitionKey":"p","RowKey":"r"}]},` + "\n" +
+		`{"name":"Orders","entities":[{"PartitionKey":"p1","RowKey":"r9"},` + "\n" +
+		`{"PartitionKey":"p1","RowKey":"a/b"}]}]}`
+	if err := os.WriteFile(in, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = step("-import", in)
+	want := "-import " + in + ": line 4, column 1: table Orders, entity 2 (PartitionKey 'p1', RowKey 'a/b'): its RowKey holds '/'"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("-import of an export with a bad entity: %v\nwant %s…", err, want)
+	}
+	again := filepath.Join(dir, "again.json")
+	if _, err := step("-export", again); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := os.ReadFile(again); err != nil || string(after) != string(got) {
+		t.Fatalf("a refused -import changed the store (%v):\n%s\nwas\n%s", err, after, got)
+	}
 }
 
 // startBinary runs the server binary with args and waits until addrs all
@@ -386,5 +409,33 @@ func TestBusyAddresses(t *testing.T) {
 	got, err = exec.Command(bin, "-memory", "-blob-addr=", "-queue-addr=", "-table-addr=", "-site-addr=").CombinedOutput()
 	if err == nil || !strings.Contains(string(got), "no service to serve") {
 		t.Fatalf("every service off: %v\n%s", err, got)
+	}
+}
+
+// TestLogShowsPlanAndWarning checks that the request log gives a query's
+// plan and, when its filter compares a property with a literal of a type
+// the property never had, the warning the response carries.
+func TestLogShowsPlanAndWarning(t *testing.T) {
+	var out bytes.Buffer
+	logger := log.New(&out, "", 0)
+	srv := api.NewServer(engine.New(engine.Options{}), api.Options{Verifier: &auth.Verifier{AllowAnonymous: true}})
+	for _, r := range []*api.Request{
+		{Method: "POST", Target: "/devstoreaccount1/Tables", Host: "127.0.0.1:10002", Body: []byte(`{"TableName":"people"}`)},
+		{Method: "POST", Target: "/devstoreaccount1/people", Host: "127.0.0.1:10002", Body: []byte(`{"PartitionKey":"p","RowKey":"r","Age":3}`)},
+	} {
+		if resp := srv.Serve(r); resp.Status != 201 {
+			t.Fatalf("%d %s", resp.Status, resp.Body)
+		}
+	}
+	handler := logRequests(logger, "table", func(ctx *fasthttp.RequestCtx) {
+		resp := srv.Serve(&api.Request{Method: "GET", Target: string(ctx.RequestURI()), Host: "127.0.0.1:10002"})
+		resp.Header.Each(func(name, value string) { ctx.Response.Header.Set(name, value) })
+		ctx.SetStatusCode(resp.Status)
+	})
+	var ctx fasthttp.RequestCtx
+	ctx.Request.SetRequestURI("/devstoreaccount1/people()?$filter=Age%20gt%20'2'")
+	handler(&ctx)
+	if got := out.String(); !strings.Contains(got, " 200 ") || !strings.Contains(got, " plan=table-scan examined=1 returned=0 warning: Age is Edm.Int32 on the one entity where the filter tested it, but Age gt '2' compares it with an Edm.String literal") {
+		t.Fatalf("log: %s", got)
 	}
 }

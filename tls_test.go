@@ -25,6 +25,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
 
@@ -149,6 +150,24 @@ func TestHTTPSAndOAuth(t *testing.T) {
 			t.Fatalf("%s: get: %v %s", name, err, got.Value)
 		}
 	}
+	// A token reaches the data, not the table's stored access policies,
+	// which would let it mint SAS tokens: Azure's data roles grant no
+	// action on them, and the service answers 404 ResourceNotFound.
+	id := "readers"
+	policy := []*aztables.SignedIdentifier{{ID: &id, AccessPolicy: &aztables.AccessPolicy{Permission: to.Ptr("r"),
+		Start: to.Ptr(time.Now().Add(-time.Hour).UTC().Truncate(time.Second)), Expiry: to.Ptr(time.Now().Add(time.Hour).UTC().Truncate(time.Second))}}}
+	tok := client(good)
+	_, err = tok.GetAccessPolicy(ctx(), nil)
+	wantCode(t, "a token getting the access policies", err, 404, "ResourceNotFound")
+	_, err = tok.SetAccessPolicy(ctx(), &aztables.SetAccessPolicyOptions{TableACL: policy})
+	wantCode(t, "a token setting the access policies", err, 404, "ResourceNotFound")
+	owner := svc.NewClient("Secured")
+	if _, err := owner.SetAccessPolicy(ctx(), &aztables.SetAccessPolicyOptions{TableACL: policy}); err != nil {
+		t.Fatalf("the key setting the access policies: %v", err)
+	}
+	if got, err := owner.GetAccessPolicy(ctx(), nil); err != nil || len(got.SignedIdentifiers) != 1 {
+		t.Fatalf("the key getting the access policies: %v %+v", err, got)
+	}
 	for name, claims := range map[string]map[string]any{
 		"expired":                   with("exp", now-10),
 		"not yet valid":             with("nbf", now+600),
@@ -159,10 +178,16 @@ func TestHTTPSAndOAuth(t *testing.T) {
 		"an audience of no storage": with("aud", "https://management.azure.com"),
 	} {
 		_, err := client(claims).GetEntity(ctx(), "p", "r", nil)
-		var re *azcore.ResponseError
-		if !errors.As(err, &re) || re.StatusCode != 403 || re.ErrorCode != "AuthenticationFailed" {
-			t.Errorf("%s: %v, want 403 AuthenticationFailed", name, err)
-		}
+		wantCode(t, name, err, 403, "AuthenticationFailed")
+	}
+}
+
+// wantCode fails t unless err is the service's answer status with code.
+func wantCode(t *testing.T, what string, err error, status int, code string) {
+	t.Helper()
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) || re.StatusCode != status || re.ErrorCode != code {
+		t.Errorf("%s: %v, want %d %s", what, err, status, code)
 	}
 }
 

@@ -19,6 +19,7 @@ var tiers = []testrun.Tier{
 	{Name: "wasm tests of the core (GOOS=js, under Node)", Run: testrun.WasmTests},
 	{Name: "wasm: the browser engine's size budget, its worker under Node, the benchmark", Run: wasm.Tier},
 	{Name: "JS SDK walk against the real server", Run: testrun.JSWalk},
+	{Name: "Python SDK walk (Debian's python3-azure) against the real server: tables, queues, blobs", Run: testrun.PythonWalk},
 	{Name: "worker: the Cloudflare Worker under workerd (its size, the SDK walks, heap, panics, restarts, partitions, the docs' examples)", Run: worker.Tier},
 	{Name: "README examples, run as written (curl, and JavaScript in a fresh npm folder)", Run: testrun.README},
 	{Name: "playground units (node --test in site/play)", Run: testrun.PlayUnits},

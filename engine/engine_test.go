@@ -867,3 +867,51 @@ func TestIntRangeScan(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryMismatches checks that a query's page reports the comparisons
+// that met their property only in types their literal cannot be compared
+// with, counted once per entity examined, on every path a scan tests
+// entities by: in line for a range of integers, through Match for the
+// rest, and again in visit for the matches.
+func TestQueryMismatches(t *testing.T) {
+	s := newStore(t)
+	for i := range 40 {
+		e := ent("p", fmt.Sprintf("r%02d", i), "Age", i, "Big", int64(i), "Name", "n")
+		if i%4 == 0 {
+			e = ent("q", fmt.Sprintf("r%02d", i), "Age", i, "Big", int64(i))
+		}
+		if _, err := s.Write("People", Op{Kind: Insert, Entity: e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		filter string
+		top    int
+		want   string // the mismatches' properties and counts, "" for none
+	}{
+		{"Age gt 'x'", 0, "Age:40"},
+		{"Age lt 'x'", 0, "Age:40"}, // every entity matches: each counted once
+		{"Age lt 'x'", 10, "Age:10"},
+		{"Age ge 10 and Age lt 20", 0, ""}, // tested in line
+		{"Big ge 10L and Big lt 20L", 0, ""},
+		{"Big ge 10 and Big lt 20", 0, ""},         // an Int64 compares with an Int32 literal
+		{"Age ge 10L and Age lt 20L", 0, "Age:40"}, // an Int32 never with an Int64 literal, and the range stops at the first test
+		{"Name eq 5", 0, "Name:30"},
+		{"PartitionKey eq 'p' and Name eq 5", 0, "Name:30"},
+		{"PartitionKey eq 'p' and RowKey eq 'r01' and Age eq '1'", 0, "Age:1"},
+		{"Timestamp gt '2020-01-01'", 0, "Timestamp:40"},
+		{"Age eq 5 or Name eq 'n'", 0, ""},
+	} {
+		page, err := s.Query("People", Query{Filter: c.filter, Top: c.top})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range page.Mismatches {
+			got = append(got, fmt.Sprintf("%s:%d", m.Property, m.Count))
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s (top %d): mismatches %v, want %q", c.filter, c.top, got, c.want)
+		}
+	}
+}

@@ -138,6 +138,10 @@ type Page struct {
 	Plan Plan
 	// Table is the table's name as it was created.
 	Table string
+	// Mismatches are the filter's comparisons that met their property,
+	// on the entities the page examined, only in types their literal
+	// cannot be compared with: Age gt '30' where Age is an Edm.Int32.
+	Mismatches []odata.Mismatch
 
 	// The entities and their properties are cut from these arrays, a
 	// few allocations for the page rather than two for each entity:
@@ -260,6 +264,7 @@ func (s *Store) Query(tableName string, q Query) (Page, error) {
 	if pg.err != nil {
 		return Page{}, pg.err
 	}
+	pg.page.Mismatches = p.filter.Mismatches()
 	return pg.page, nil
 }
 
@@ -376,7 +381,7 @@ func (s *Store) walk(p *queryPlan, pg *pager) {
 	// one direct call to read the property; Match, two calls through
 	// interfaces, decides the rest.
 	var ir odata.IntRange
-	var inline bool
+	var inline, fit bool // fit: the in-line test met a value of ir.Kind
 	if plain {
 		ir, inline = f.IntRange()
 	}
@@ -395,9 +400,11 @@ func (s *Store) walk(p *queryPlan, pg *pager) {
 				// finishes it. A property the entity lacks matches
 				// nothing, as in Match.
 				rec := keyspace.Record{Enc: it.Enc, Props: it.HeadLen()}
-				v, ok := rec.Property(ir.Name)
-				decided = !ok || v.Kind() == ir.Kind
-				match = ok && decided && ir.Holds(v.Int())
+				if v, ok := rec.Property(ir.Name); !ok {
+					decided = true
+				} else if v.Kind() == ir.Kind {
+					decided, match, fit = true, ir.Holds(v.Int()), true
+				}
 			}
 			if !decided {
 				pg.rec.Reset(it.Enc, it.HeadLen())
@@ -408,9 +415,15 @@ func (s *Store) walk(p *queryPlan, pg *pager) {
 				pg.lastMatched = false
 				return true
 			}
+			// Tested once: visit need not test it again, which would
+			// also count it twice in what the filter met.
+			pg.matched = true
 		}
 		return pg.visit(it)
 	})
+	if fit {
+		f.Saw(ir.Name, ir.Kind)
+	}
 }
 
 // pager fills one page from the items a walk visits: it counts what it
@@ -426,6 +439,9 @@ type pager struct {
 	rec         keyspace.Record
 	values      keyspace.ValueReader
 	lastMatched bool
+	// matched is set when the walk has found that the item it hands to
+	// visit matches the filter.
+	matched bool
 }
 
 func (s *Store) pager(p *queryPlan) *pager {
@@ -443,6 +459,8 @@ func (s *Store) pager(p *queryPlan) *pager {
 // visit examines one item, and reports whether the walk should go on.
 func (pg *pager) visit(it keyspace.Item) bool {
 	page, f := &pg.page, pg.p.filter
+	decided := pg.matched
+	pg.matched = false
 	if len(page.Entities) == pg.p.top || page.Plan.Examined == pg.maxExamined || pg.p.breaks && pg.crosses(it) {
 		page.Next = &Continuation{PartitionKey: it.PK(), RowKey: it.RK()}
 		return false
@@ -454,11 +472,16 @@ func (pg *pager) visit(it keyspace.Item) bool {
 	rec := &pg.rec
 	if f != nil && it.Settled() {
 		// The residue decides, unless the filter reads a long value
-		// it leaves in the file.
+		// it leaves in the file. (When it does not decide, the entity
+		// is tested twice, and counted twice in what the filter met.)
 		rec.Reset(it.Enc, it.HeadLen())
-		if !f.Match(rec) && !rec.Deferred {
-			pg.lastMatched = false
-			return true
+		m := f.Match(rec)
+		if !rec.Deferred {
+			if !m {
+				pg.lastMatched = false
+				return true
+			}
+			decided = true
 		}
 	}
 	enc := it.Enc
@@ -470,7 +493,7 @@ func (pg *pager) visit(it keyspace.Item) bool {
 		}
 	}
 	rec.Reset(enc, it.HeadLen())
-	matched := f == nil || f.Match(rec)
+	matched := f == nil || decided || f.Match(rec)
 	if matched {
 		// The returned entity's strings point into the reader's
 		// buffer. In a run of matches the page keeps the buffer;

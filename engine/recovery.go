@@ -53,6 +53,8 @@ func (r *Recovery) Replay(rec []byte, at Place) error {
 				s.dropTable(t)
 			}
 		}
+	case keyspace.Replace:
+		s.replayReplace(m, at)
 	case keyspace.Write:
 		for _, c := range m.Changes {
 			if !c.Put {

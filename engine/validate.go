@@ -90,6 +90,24 @@ func validPropertyName(name string) bool {
 	return true
 }
 
+// ValidatePropertyName checks the name of a property an entity sets
+// against the service's rules: an identifier (validPropertyName) of at
+// most MaxPropertyNameLen characters, and none of the names of the
+// system properties.
+func ValidatePropertyName(name string) error {
+	if len(name) > MaxPropertyNameLen && utf8.RuneCountInString(name) > MaxPropertyNameLen {
+		return svcerr.New(svcerr.PropertyNameTooLong)
+	}
+	switch name {
+	case PartitionKeyName, RowKeyName, TimestampName:
+		return svcerr.With(svcerr.PropertyNameInvalid, "The property name "+name+" is reserved.")
+	}
+	if !validPropertyName(name) {
+		return svcerr.New(svcerr.PropertyNameInvalid)
+	}
+	return nil
+}
+
 // checkKeys checks a pair of keys against the store's rules: the
 // service's, or with OpenKeys only that they are text of bounded size.
 func (s *Store) checkKeys(pk, rk string) error {
@@ -124,15 +142,8 @@ func (s *Store) validateEntity(e *Entity) error {
 		if i > 0 && e.Properties[i-1].Name == p.Name {
 			return svcerr.New(svcerr.DuplicatePropertiesSpecified)
 		}
-		if len(p.Name) > MaxPropertyNameLen && utf8.RuneCountInString(p.Name) > MaxPropertyNameLen {
-			return svcerr.New(svcerr.PropertyNameTooLong)
-		}
-		switch p.Name {
-		case PartitionKeyName, RowKeyName, TimestampName:
-			return svcerr.With(svcerr.PropertyNameInvalid, "The property name "+p.Name+" is reserved.")
-		}
-		if !validPropertyName(p.Name) {
-			return svcerr.New(svcerr.PropertyNameInvalid)
+		if err := ValidatePropertyName(p.Name); err != nil {
+			return err
 		}
 		v := p.Value
 		switch v.Kind() {

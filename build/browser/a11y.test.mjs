@@ -104,6 +104,43 @@ function accessibility() {
     });
   }
 
+  // axe cannot judge the editor's text (its layers hide the background
+  // from it), so its colours are checked here: every token of a starter
+  // program, on the editor's background and on its active line.
+  for (const colorScheme of ["light", "dark"]) {
+    test(`the editor's colours pass WCAG AA (${colorScheme})`, async () => {
+      const { page, problems } = await site.open(undefined, { colorScheme });
+      await openPlayground(page, site.base + playground);
+      await page.locator("#pg-starter").selectOption({ index: 1 });
+      const low = await page.evaluate(() => {
+        const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => {
+          const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+        };
+        const ratio = (a, b) => {
+          const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p);
+          return (x + 0.05) / (y + 0.05);
+        };
+        const editor = document.querySelector("#playground .cm-editor");
+        const backgrounds = [getComputedStyle(editor).backgroundColor, getComputedStyle(document.documentElement).getPropertyValue("--ed-active-line")];
+        const out = [];
+        for (const span of editor.querySelectorAll(".cm-line, .cm-line span")) {
+          if (!span.textContent.trim()) continue;
+          const color = getComputedStyle(span).color;
+          for (const bg of backgrounds) {
+            const r = ratio(color, bg.trim().startsWith("#") ? `rgb(${[1, 3, 5].map((i) => parseInt(bg.trim().slice(i, i + 2), 16)).join(",")})` : bg);
+            if (r < 4.5) out.push(`${span.textContent.slice(0, 30)} ${color} on ${bg}: ${r.toFixed(2)}`);
+          }
+        }
+        return [...new Set(out)];
+      });
+      assert.deepEqual(low, []);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
   test("the keyspace map's keys are reachable by keyboard and by touch", async () => {
     const { page, problems } = await site.open(undefined, { viewport: { width: 1366, height: 900 } });
     await openPlayground(page, site.base + playground);

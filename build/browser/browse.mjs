@@ -11,12 +11,15 @@ import { requireDist, startServer } from "./server.mjs";
 /**
  * startSite starts the server with the site and a browser. It resolves to
  * {server, browser, base, open(path?, {viewport, colorScheme, expect}),
- * close()}; base is the site's root URL. expect lists HTTP statuses a
- * test asks for on purpose (a 404 page), which are then not problems.
+ * close()}; base is the site's root URL, and a path given as a whole URL
+ * opens that URL instead (a page of another origin). expect lists HTTP
+ * statuses a test asks for on purpose (a 404 page), which are then not
+ * problems. With devPorts false the server's services take any free
+ * ports (startServer), for tests that never reach them.
  */
-export async function startSite() {
+export async function startSite({ devPorts = true } = {}) {
   requireDist();
-  const server = await startServer({ site: true });
+  const server = await startServer({ site: true, devPorts });
   if (!server.servesSite) {
     await server.stop();
     throw new Error("this build of the server has no -site-addr flag");
@@ -50,7 +53,7 @@ export async function startSite() {
     });
     if (viewport) await page.setViewportSize(viewport);
     if (colorScheme) await page.emulateMedia({ colorScheme });
-    if (path !== undefined) await page.goto(base + path, { waitUntil: "load" });
+    if (path !== undefined) await page.goto(/^https?:/.test(path) ? path : base + path, { waitUntil: "load" });
     return { page, problems };
   }
 

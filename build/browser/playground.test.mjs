@@ -355,7 +355,7 @@ print("found", n);`,
     const { page, problems } = await open();
     for (const [path, exs] of byPage) {
       await page.goto(base + path, { waitUntil: "load" });
-      await page.waitForFunction(() => [...document.querySelectorAll("figure.run-example")].every((f) => f.dataset.state));
+      await page.waitForFunction(() => [...document.querySelectorAll("figure.run-example a.run-open")].every((a) => a.getAttribute("href")));
       for (const ex of exs) {
         const link = page.locator(`figure[id="${ex.id}"] a.run-open`);
         assert.equal(await link.count(), 1, `${path}#${ex.id}: no Open in playground`);
@@ -456,6 +456,52 @@ for await (const e of t.listEntities({ queryOptions: { filter: "n eq 1" } })) pr
     await shot(missingPage.page, "not-found.png");
     assert.deepEqual(missingPage.problems, []);
     await missingPage.page.close();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("fast between pages: every docs page under 250 KB before a Run; the first result's times, cold and on a second page (figures, out/speed.json)", async (t) => {
+    const examples = siteExamples(distDir);
+    const { page, problems } = await open();
+    const cdp = await site.browser.context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    let bytes = 0;
+    cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+    // Each page from a cold cache, read but not run: what a reader's
+    // first visit costs.
+    const heavy = [];
+    let heaviest = ["", 0];
+    for (const path of htmlPages(distDir)) {
+      if (path === playground) continue;
+      await cdp.send("Network.clearBrowserCache");
+      bytes = 0;
+      await page.goto(base + path, { waitUntil: "load" });
+      await page.waitForLoadState("networkidle");
+      if (bytes > heaviest[1]) heaviest = [path, bytes];
+      if (bytes > 250_000) heavy.push(`${path}: ${bytes} bytes`);
+    }
+    assert.deepEqual(heavy, [], "docs pages over 250 KB before a Run");
+
+    // The first result: from the navigation to a page until its first
+    // example has run, cold, then on a second page with the cache warm.
+    const firstResult = async (path) => {
+      const ex = examples.find((e) => e.page === path);
+      const start = Date.now();
+      await page.goto(base + path, { waitUntil: "domcontentloaded" });
+      await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === "ready", ex.id);
+      await page.locator(`figure[id="${ex.id}"] button.run-button`).click();
+      await page.waitForFunction((id) => !["ready", "running"].includes(document.getElementById(id).dataset.state), ex.id, { timeout: 120000 });
+      assert.equal(await page.locator(`figure[id="${ex.id}"]`).getAttribute("data-matches"), "true", `${path}#${ex.id}`);
+      return Date.now() - start;
+    };
+    await cdp.send("Network.clearBrowserCache");
+    await page.evaluate(() => sessionStorage.clear());
+    const cold = await firstResult("patterns/log-tail.html");
+    const second = await firstResult("patterns/index-entities.html");
+    const third = await firstResult("patterns/high-volume-delete.html");
+    const figures = { heaviestPage: heaviest[0], heaviestBytes: heaviest[1], coldFirstResultMs: cold, secondPageFirstResultMs: second, thirdPageFirstResultMs: third };
+    writeFileSync(join(outDir, "speed.json"), JSON.stringify(figures, null, 1));
+    t.diagnostic(`heaviest docs page before a Run: ${heaviest[0]}, ${heaviest[1]} bytes; first result: cold ${cold} ms, second page ${second} ms, third ${third} ms (loopback, this machine's load)`);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -139,6 +139,12 @@ func Build(o Options) error {
 	if err := copyTree(filepath.Join(o.Root, "site", "tools"), filepath.Join(tmp, "tools")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	if err := writeEmbed(o.Root, tmp); err != nil {
+		return err
+	}
+	if err := writeHeaders(tmp); err != nil {
+		return err
+	}
 	if !o.NoEngine {
 		if err := buildEngine(o.Root, filepath.Join(tmp, "engine")); err != nil {
 			return err
@@ -545,7 +551,7 @@ func writeFile(name string, data []byte) error {
 
 // copyTree copies the files under src to dst as they are, except for
 // node_modules folders (what npm installed to rebuild a bundle is not part
-// of the site) and the folders skip names, as paths under src.
+// of the site) and the folders and files skip names, as paths under src.
 func copyTree(src, dst string, skip ...string) error {
 	if _, err := os.Stat(src); err != nil {
 		return err
@@ -570,6 +576,9 @@ func copyTree(src, dst string, skip ...string) error {
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
 			return err
+		}
+		if slices.Contains(skip, filepath.ToSlash(rel)) {
+			return nil
 		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", p)

@@ -20,14 +20,14 @@ const chromiumPath = "/usr/bin/chromium"
 
 // Browser runs the built site in headless Chromium (build/browser's
 // site.test.mjs, exercises.test.mjs, playground.test.mjs, a11y.test.mjs,
-// search.test.mjs and explorer.test.mjs): every page, every run example,
-// every exercise failing as given and passing as solved, the reading
-// order and progress, share links, export and import, reload
-// persistence, responsiveness under a load, the playground's care for the
-// reader's work and its errors, axe-core on every page in both themes,
-// the search box, and the local server's explorer and inspector while the
-// JS SDK writes to it; screenshots. It installs Debian's chromium when it
-// is missing.
+// search.test.mjs, explorer.test.mjs and embed.test.mjs): every page,
+// every run example, every exercise failing as given and passing as
+// solved, the reading order and progress, share links, export and import,
+// reload persistence, responsiveness under a load, the playground's care
+// for the reader's work and its errors, axe-core on every page in both
+// themes, the search box, the local server's explorer and inspector while
+// the JS SDK writes to it, and the embed on pages of another origin;
+// screenshots. It installs Debian's chromium when it is missing.
 func Browser(env Env) Tally {
 	const what = "the site in headless Chromium"
 	t, ok := browserSetup(env)
@@ -38,7 +38,7 @@ func Browser(env Env) Tally {
 		t.Add(env.CannotRun(what, reason))
 		return t
 	}
-	t.Add(nodeTests(env, what, "site.test.mjs", "exercises.test.mjs", "playground.test.mjs", "a11y.test.mjs", "search.test.mjs", "explorer.test.mjs"))
+	t.Add(nodeTests(env, what, "site.test.mjs", "exercises.test.mjs", "playground.test.mjs", "a11y.test.mjs", "search.test.mjs", "explorer.test.mjs", "embed.test.mjs"))
 	return t
 }
 

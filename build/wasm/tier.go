@@ -18,12 +18,13 @@ import (
 // (fake-indexeddb).
 const JSDir = "build/wasm/js"
 
-// testedPackages are the packages of the browser host, tested compiled to
+// testedPackages are the packages of the browser host (and the Promise
+// helper it shares with the Worker), tested compiled to
 // wasm under Node (the engine's own are in the test command's core wasm
 // tier). Not wasm/worker: syumai/workers reads the Workers runtime's
 // globals as it starts, which Node lacks; the worker tier runs it in
 // workerd, and its other tests run natively.
-var testedPackages = []string{"./wasm/bench", "./wasm/bench/floor", "./wasm/browser", "./wasm/httptext", "./wasm/stores", "./engine/dump"}
+var testedPackages = []string{"./wasm/bench", "./wasm/bench/floor", "./wasm/browser", "./wasm/httptext", "./wasm/promise", "./wasm/stores", "./engine/dump"}
 
 // Tier is the test command's tier for the engine in the browser: it
 // builds wasm/browser as the site ships it, holds it to the size budget

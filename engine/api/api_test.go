@@ -342,11 +342,12 @@ func TestBatchResponses(t *testing.T) {
 	c.wantError(c.do("POST", "/$batch", goBatch, "Content-Type", "application/json"), 400, "InvalidInput")
 }
 
-// TestUnsupportedAnswersHonestly covers what tablelab does not build: it
-// answers in the service's format instead of pretending.
 // TestBatchQuery checks a batch holding one GET of an entity, as the
 // service allows: one part outside any change set, with the entity, or
-// with the error when it is missing or the GET is not a point read.
+// with the error when it is missing or the GET is not a point read. The
+// error names the operation's index, 0, as a change set's errors do and
+// as Azurite's own suite expects of it ("0:The specified resource does
+// not exist.").
 func TestBatchQuery(t *testing.T) {
 	c := newClient(t)
 	c.want(c.do("POST", "/people", `{"PartitionKey":"q","RowKey":"one","N":7,"S":"x"}`, "Prefer", "return-no-content"), 204)
@@ -364,14 +365,18 @@ func TestBatchQuery(t *testing.T) {
 	if r.Header.Get("X-Tablelab-Plan") != "point" {
 		t.Errorf("plan %q", r.Header.Get("X-Tablelab-Plan"))
 	}
-	if body := string(query("people(PartitionKey='q',RowKey='two')").Body); !strings.Contains(body, "HTTP/1.1 404") || !strings.Contains(body, "ResourceNotFound") {
+	if body := string(query("people(PartitionKey='q',RowKey='two')").Body); !strings.Contains(body, "HTTP/1.1 404") ||
+		!strings.Contains(body, `{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-US","value":"0:The specified resource does not exist.\nRequestId:`) {
 		t.Fatalf("missing: %s", body)
 	}
-	if body := string(query("people()").Body); !strings.Contains(body, "HTTP/1.1 400") || !strings.Contains(body, "InvalidInput") {
+	if body := string(query("people()").Body); !strings.Contains(body, "HTTP/1.1 400") || !strings.Contains(body, `"code":"InvalidInput"`) ||
+		!strings.Contains(body, `"value":"0:A query in a batch`) {
 		t.Fatalf("a table query: %s", body)
 	}
 }
 
+// TestUnsupportedAnswersHonestly covers what tablelab does not build: it
+// answers in the service's format instead of pretending.
 func TestUnsupportedAnswersHonestly(t *testing.T) {
 	c := newClient(t)
 	c.wantError(c.do("GET", "/nosuch?comp=acl", ""), 404, "TableNotFound")

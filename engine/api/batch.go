@@ -159,7 +159,8 @@ func (c *call) batchQuery(sub batchwire.Request) error {
 		return nil
 	}()
 	if err != nil {
-		e := svcerr.From(err)
+		// The index, as a change set's errors carry it.
+		e := svcerr.From(err).AtIndex(0)
 		p.Status = e.Status()
 		p.Header = append(p.Header, batchwire.Field{Name: "Content-Type", Value: jsonwire.MinimalMetadata.ContentType()})
 		p.Body = jsonwire.AppendError(nil, e, c.id, c.now)

@@ -14,16 +14,35 @@ import (
 // an actual request's answer — an error too — says which origin may read
 // it and which of its headers the page may see.
 
+// PreflightHeaders returns a CORS preflight's Origin and
+// Access-Control-Request-Method, which the service requires: without
+// either it answers 400 InvalidHeaderValue.
+func PreflightHeaders(req *Request) (origin, method string, err error) {
+	origin = req.Header.Get("Origin")
+	method = req.Header.Get("Access-Control-Request-Method")
+	if origin == "" || method == "" {
+		return "", "", svcerr.With(svcerr.InvalidHeaderValue, "A required CORS header is not present.")
+	}
+	return origin, method, nil
+}
+
+// RefusePreflight answers a CORS preflight to a service that keeps no
+// CORS rules (tablelab's Blob and Queue services): 400 as
+// PreflightHeaders says, or 403 CorsPreflightFailure, as the service
+// answers when no rule matches.
+func RefusePreflight(req *Request) error {
+	if _, _, err := PreflightHeaders(req); err != nil {
+		return err
+	}
+	return svcerr.New(svcerr.CorsPreflightFailure)
+}
+
 // preflight answers an OPTIONS request from the rules of the account it
 // addresses.
 func (c *call) preflight() error {
-	origin := c.req.Header.Get("Origin")
-	if origin == "" {
-		return svcerr.With(svcerr.InvalidCorsHeaderValue, "A CORS preflight request needs an Origin header.")
-	}
-	method := c.req.Header.Get("Access-Control-Request-Method")
-	if method == "" {
-		return svcerr.With(svcerr.InvalidCorsHeaderValue, "A CORS preflight request needs an Access-Control-Request-Method header.")
+	origin, method, err := PreflightHeaders(c.req)
+	if err != nil {
+		return err
 	}
 	headers := c.req.Header.Get("Access-Control-Request-Headers")
 	rules, err := c.corsRules()

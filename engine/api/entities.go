@@ -185,6 +185,7 @@ func (c *call) queryEntities() error {
 		plan = c.cosmosPage(q.Filter, &page)
 	}
 	c.setNamedPlan(plan, page.Plan)
+	c.setWarnings(page.Mismatches)
 	c.writeJSON(200, jsonwire.AppendEntities(c.req.Scratch[:0], page.Entities, o))
 	return nil
 }

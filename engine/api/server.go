@@ -9,7 +9,9 @@
 // Every read of entities — a query, or a point GET, found or not —
 // carries its plan in the headers X-Tablelab-Plan (point, range,
 // partition-scan or table-scan, and index under Options.Cosmos),
-// X-Tablelab-Examined and X-Tablelab-Returned.
+// X-Tablelab-Examined and X-Tablelab-Returned. A query whose filter
+// compares a property with a literal of a type the property never had on
+// the entities examined also carries X-Tablelab-Warning (WarningHeader).
 package api
 
 import (
@@ -24,6 +26,7 @@ import (
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/api/jsonwire"
 	"github.com/tablelab/tablelab/engine/edm"
+	"github.com/tablelab/tablelab/engine/odata"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -353,6 +356,53 @@ func (c *call) setNamedPlan(name string, p engine.Plan) {
 	h.Set("X-Tablelab-Plan", name)
 	h.Set("X-Tablelab-Examined", strconv.Itoa(p.Examined))
 	h.Set("X-Tablelab-Returned", strconv.Itoa(p.Returned))
+}
+
+// WarningHeader carries what the engine noticed about a query's filter
+// on the entities its page examined: a comparison of a property with a
+// literal of a type the property never had there (odata.Mismatch), which
+// the service answers without a word. Each warning is one English
+// sentence without its period; several are joined by "; ". The value is
+// printable ASCII: any other character, and a ';' inside a warning, is
+// written as JSON writes it, \u and four hexadecimal digits.
+const WarningHeader = "X-Tablelab-Warning"
+
+// setWarnings sets WarningHeader from a page's mismatches, if any.
+func (c *call) setWarnings(ms []odata.Mismatch) {
+	if len(ms) == 0 {
+		return
+	}
+	var b []byte
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = appendHeaderText(b, m.String())
+	}
+	c.resp.Header.Set(WarningHeader, string(b))
+}
+
+// appendHeaderText appends s with every character that is not printable
+// ASCII, and ';', escaped as \uXXXX (a pair of them past U+FFFF).
+func appendHeaderText(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	for _, r := range s {
+		if r >= 0x20 && r < 0x7f && r != ';' {
+			b = append(b, byte(r))
+			continue
+		}
+		units := [2]rune{r, -1}
+		if r > 0xffff {
+			r -= 0x10000
+			units = [2]rune{0xd800 + r>>10, 0xdc00 + r&0x3ff}
+		}
+		for _, u := range units {
+			if u >= 0 {
+				b = append(b, '\\', 'u', hex[u>>12&15], hex[u>>8&15], hex[u>>4&15], hex[u&15])
+			}
+		}
+	}
+	return b
 }
 
 // top reads $top: 0 to 1000. zero reports $top=0, which the service

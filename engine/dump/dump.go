@@ -15,8 +15,10 @@
 // with an "@odata.type" annotation on every value a bare JSON value cannot
 // type (Int64, DateTime, Guid, Binary and the non-finite Doubles), so any
 // client that reads entities reads these. Tables come in name order and
-// entities in key order. Import reads the same text; Timestamps are
-// informative only, since every write the store makes gets a new one.
+// entities in key order. Import merges the same text into a store, and
+// Replace puts its tables in place of the store's; both read and check
+// the whole text before they write anything. Timestamps are informative
+// only, since every write the store makes gets a new one.
 //
 // The package uses only the engine's public API and the wire format's
 // entity decoder, and no encoding/json, which would add a quarter to the

@@ -151,6 +151,69 @@ func TestBatchWholeOrNotAtAll(t *testing.T) {
 	}
 }
 
+// TestReplaceWholeOrNotAtAll replaces every table of a durable store:
+// one record, so a crash restores the tables before it or those after,
+// never a mixture, and the store restored after it takes writes.
+func TestReplaceWholeOrNotAtAll(t *testing.T) {
+	m := durabletest.NewMedium()
+	db := open(t, m, durable.Options{})
+	for _, n := range []string{"Old", "Orders"} {
+		if err := db.Store.CreateTable(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 30; i++ {
+		write(t, db.Store, "Orders", engine.Insert, entity("old", fmt.Sprint(i), i))
+	}
+	oldOrders := contents(t, db.Store, "Orders")
+	src := db.Store.NewEmpty()
+	for _, n := range []string{"Orders", "New"} {
+		if err := src.CreateTable(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 500; i++ {
+		write(t, src, "Orders", engine.Insert, entity(fmt.Sprint("p", i%9), fmt.Sprint(i), -i))
+	}
+	write(t, src, "New", engine.Insert, entity("n", "1", 1))
+	before := m.Records()
+	if err := db.Store.ReplaceTables(src); err != nil {
+		t.Fatal(err)
+	}
+	if n := m.Records() - before; n != 1 {
+		t.Fatalf("the replace took %d records, want 1", n)
+	}
+	newOrders := contents(t, db.Store, "Orders")
+	tables := func(s *engine.Store) string {
+		p, err := s.QueryTables(engine.TableQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(p.Names, ",")
+	}
+	for k := before; k <= m.Records(); k++ {
+		restored := open(t, m.CrashAfter(k), durable.Options{})
+		if k == before {
+			if got := tables(restored.Store); got != "Old,Orders" {
+				t.Fatalf("crash before the replace: tables %s", got)
+			}
+			sameContents(t, contents(t, restored.Store, "Orders"), oldOrders)
+			continue
+		}
+		if got := tables(restored.Store); got != "New,Orders" {
+			t.Fatalf("crash after the replace: tables %s", got)
+		}
+		sameContents(t, contents(t, restored.Store, "Orders"), newOrders)
+		write(t, restored.Store, "Orders", engine.Insert, entity("after", "1", 1))
+	}
+	// And through a snapshot.
+	if err := db.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	restored := open(t, m.Crash(), durable.Options{})
+	sameContents(t, contents(t, restored.Store, "Orders"), newOrders)
+}
+
 // TestFailedAppendRefusesWrites checks that a store whose medium failed
 // acknowledges no write from then on, and that a restore finds the state
 // of the last acknowledged one.

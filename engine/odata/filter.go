@@ -55,7 +55,9 @@ func newFilter(root node, comparisons int) *Filter {
 	return &Filter{root: root, comparisons: comparisons, eval: evalForm(root)}
 }
 
-// Match reports whether r satisfies the filter.
+// Match reports whether r satisfies the filter. It records what the
+// filter's comparisons met (see Mismatches), so a Filter must not be
+// matched from several goroutines at once; each query parses its own.
 func (f *Filter) Match(r Record) bool { return f.eval.match(r) }
 
 // Comparisons returns the number of comparisons in the filter.
@@ -122,6 +124,7 @@ type cmpNode struct {
 	name string
 	op   Op
 	lit  edm.Value
+	met  met
 }
 
 func (n *andNode) match(r Record) bool { return n.l.match(r) && n.r.match(r) }
@@ -140,6 +143,7 @@ func (n *cmpNode) match(r Record) bool {
 		// A property the entity lacks matches nothing, ne included.
 		return false
 	}
+	n.met.meet(v.Kind(), n.lit.Kind())
 	return compare(v, n.op, n.lit)
 }
 
@@ -263,7 +267,7 @@ func evalForm(n node) node {
 			last, chain = a.r, a
 		}
 		if c, ok := last.(*cmpNode); ok && c.name == r.name {
-			var rn node = &rangeNode{c.name, [2]cmpTest{{c.op, c.lit}, {r.op, r.lit}}}
+			var rn node = &rangeNode{name: c.name, tests: [2]cmpTest{{c.op, c.lit}, {r.op, r.lit}}}
 			if chain == nil {
 				return rn
 			}
@@ -278,6 +282,7 @@ func evalForm(n node) node {
 type rangeNode struct {
 	name  string
 	tests [2]cmpTest
+	met   [2]met // each test's
 }
 
 type cmpTest struct {
@@ -292,6 +297,7 @@ func (n *rangeNode) match(r Record) bool {
 	}
 	for i := range n.tests {
 		t := &n.tests[i]
+		n.met[i].meet(v.Kind(), t.lit.Kind())
 		// Integers of one kind, the commonest range, are compared in
 		// line: in WebAssembly a call costs more than the comparison.
 		if k := v.Kind(); k == t.lit.Kind() && (k == edm.Int32 || k == edm.Int64) {
@@ -370,5 +376,5 @@ func (f *Filter) IntRange() (IntRange, bool) {
 
 func (n *rangeNode) write(b *strings.Builder) {
 	t := n.tests
-	writeBinary(b, &cmpNode{n.name, t[0].op, t[0].lit}, "and", &cmpNode{n.name, t[1].op, t[1].lit})
+	writeBinary(b, &cmpNode{name: n.name, op: t[0].op, lit: t[0].lit}, "and", &cmpNode{name: n.name, op: t[1].op, lit: t[1].lit})
 }

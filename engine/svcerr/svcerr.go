@@ -40,7 +40,6 @@ const (
 	AuthenticationFailed                    Code = "AuthenticationFailed"
 	InvalidAuthenticationInfo               Code = "InvalidAuthenticationInfo"
 	CorsPreflightFailure                    Code = "CorsPreflightFailure"
-	InvalidCorsHeaderValue                  Code = "InvalidCorsHeaderValue"
 	AuthorizationFailure                    Code = "AuthorizationFailure"
 	AuthorizationPermissionMismatch         Code = "AuthorizationPermissionMismatch"
 	AuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
@@ -129,7 +128,6 @@ var codes = map[Code]codeInfo{
 	RequestBodyTooLarge:                     {413, "The request body is too large and exceeds the maximum permissible limit."},
 	AuthenticationFailed:                    {403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."},
 	CorsPreflightFailure:                    {403, "CORS not enabled or no matching rule found for this request."},
-	InvalidCorsHeaderValue:                  {400, "A required CORS header is not present."},
 	InvalidAuthenticationInfo:               {400, "Authentication information is not given in the correct format. Check the value of Authorization header."},
 	AuthorizationFailure:                    {403, "This request is not authorized to perform this operation."},
 	AuthorizationPermissionMismatch:         {403, "This request is not authorized to perform this operation using this permission."},

@@ -66,9 +66,8 @@ export function createEditor(parent, doc, onRun, label = "Example code", onChang
         syntaxHighlighting(highlight),
         theme,
         lintGutter(),
-        // A contenteditable is reachable by Tab already; saying so with
-        // tabindex lets checkers see that the scroller around it, which
-        // scrolls long lines sideways, has something a keyboard reaches.
+        // tabindex: the content is focusable as it is (contenteditable),
+        // but checkers of scrollable regions look for a tab stop.
         EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;

@@ -2,6 +2,8 @@
 // running the wasm engine, shared by every example on a page, reached by
 // messages that each carry an id and get one answer.
 
+import { crossOrigin, startWorker } from "./workers.js";
+
 /**
  * EngineClient starts the engine worker at url and matches its answers to
  * the requests made.
@@ -11,7 +13,7 @@ export class EngineClient {
     this.pending = new Map();
     this.nextId = 1;
     this.failed = null;
-    this.worker = new Worker(url);
+    this.worker = startWorker(url);
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => {
         if (data?.ready) {
@@ -28,7 +30,7 @@ export class EngineClient {
       // must fail every caller instead of leaving it waiting.
       this.worker.onerror = (event) => {
         event.preventDefault?.();
-        const err = new Error(`the engine worker failed: ${event.message ?? "could not load"}`);
+        const err = new Error(`the engine worker failed: ${event.message ?? "could not load"}${corsHint(url)}`);
         this.failed = err;
         reject(err);
         for (const waiter of this.pending.values()) waiter.reject(err);
@@ -58,27 +60,14 @@ export class EngineClient {
   }
 
   /**
-   * op runs "reset", "export", "import" (with data), "advance" (data:
-   * seconds) or "sas" on store.
+   * op runs an op of the engine worker on store: "reset", "export",
+   * "import" and "replace" (data: an export's text, checked whole before
+   * anything is written), "clone" (data: the name of the store in memory
+   * that becomes a copy of this one), "advance" (data: seconds), "hold",
+   * "release" or "sas".
    */
   op(store, op, data) {
-    // TEMPORARY until the engine's clone and replace ops land.
-    if (op === "clone") return this.#clone(store, data);
-    if (op === "replace") return this.#replace(store, data);
     return this.#call({ store, op, data });
-  }
-
-  async #clone(from, to) {
-    const text = await this.#call({ store: from, op: "export" });
-    await this.#call({ store: to, op: "reset" });
-    await this.#call({ store: to, op: "import", data: text });
-  }
-
-  async #replace(store, text) {
-    await this.#call({ store: "tmp-check", op: "reset" });
-    await this.#call({ store: "tmp-check", op: "import", data: text });
-    await this.#call({ store, op: "reset" });
-    await this.#call({ store, op: "import", data: text });
   }
 
   /**
@@ -95,6 +84,17 @@ export class EngineClient {
       `TableEndpoint=${ENDPOINTS.table};SharedAccessSignature=${sas}`
     );
   }
+}
+
+/**
+ * corsHint is what to add to a worker's failure to load from url: for a
+ * script of another origin (the embed on someone's page), the headers its
+ * host must send.
+ */
+export function corsHint(url) {
+  return crossOrigin(url)
+    ? ` (its files come from ${new URL(url, document.baseURI).origin}, which must send Access-Control-Allow-Origin and serve .wasm as application/wasm)`
+    : "";
 }
 
 /** ENDPOINTS are the account's URLs, per service, in the browser and in Node alike. */

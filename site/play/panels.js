@@ -317,6 +317,10 @@ export async function renderMap(box, engine, store, result) {
   svg.setAttribute("aria-describedby", "pg-map-summary");
   svg.setAttribute("aria-valuemin", "1");
   svg.setAttribute("aria-valuemax", String(list.length));
+  // A slider must have a value before the reader moves it (axe-core's
+  // aria-required-attr): the first key, said to be none read yet.
+  svg.setAttribute("aria-valuenow", "1");
+  svg.setAttribute("aria-valuetext", "No key read yet: use the arrow keys");
   const rect = (x, w, cls) => {
     const r = document.createElementNS(svgNS, "rect");
     r.setAttribute("x", String(x));
@@ -348,6 +352,11 @@ export async function renderMap(box, engine, store, result) {
     cursor.setAttribute("x", String(at));
     cursor.setAttribute("visibility", "visible");
   };
+  // Until the reader moves it, the slider stands at the walk's first
+  // entity, unmarked.
+  const startAt = Math.min(m.walked[0], list.length - 1);
+  svg.setAttribute("aria-valuenow", String(startAt + 1));
+  svg.setAttribute("aria-valuetext", `${list[startAt][0]} / ${list[startAt][1]}, where the walk began`);
   svg.addEventListener("keydown", (e) => {
     const p = at < 0 ? m.partitions[0] : partitionOf(at);
     const moves = {

@@ -203,7 +203,8 @@ function build(root) {
 
   const output = el("pre", "run-printed");
   output.id = "pg-output";
-  output.setAttribute("aria-live", "polite");
+  // A log: what the program prints is read out as it comes.
+  output.setAttribute("role", "log");
   output.tabIndex = 0;
   output.setAttribute("aria-label", "What the code printed");
   const errorBox = el("div", "pg-error");
@@ -362,6 +363,8 @@ async function start(root) {
   }
 
   function showStore() {
+    // What the panels show came from the other store: it goes.
+    if (ui.store.dataset.store && ui.store.dataset.store !== shown) clearPanels();
     ui.store.dataset.store = shown;
     ui.store.textContent = shown === SHARED ? "Store: the link's data" : "Store: yours";
     ui.store.title =
@@ -424,17 +427,20 @@ async function start(root) {
   renderCost(ui.cost, totals, null);
   root.dataset.state = "ready";
 
+  function clearPanels() {
+    ui.output.textContent = "";
+    ui.errorBox.hidden = true;
+    ui.errorBox.replaceChildren();
+    editor.clearMarks();
+    for (const box of [ui.plans, ui.heat, ui.grid, ui.map, ui.wire]) box.replaceChildren();
+  }
+
   async function runCode() {
     if (root.dataset.state === "running") return;
     root.dataset.state = "running";
     ui.run.disabled = true;
     ui.stop.hidden = false;
-    ui.output.textContent = "";
-    ui.errorBox.hidden = true;
-    ui.errorBox.replaceChildren();
-    editor.clearMarks();
-    ui.plans.replaceChildren();
-    ui.heat.replaceChildren();
+    clearPanels();
     selectTab("pg-output");
     // On a phone the panels are under the editor: Run brings the output
     // into view.
@@ -528,9 +534,8 @@ async function start(root) {
       await engine.op(shown, "reset");
       totals.runs = totals.requests = totals.examined = totals.returned = 0;
       renderCost(ui.cost, totals, null);
-      ui.grid.replaceChildren();
-      ui.map.replaceChildren();
-      say(`The store is empty.`);
+      clearPanels();
+      say("The store is empty.");
     } catch (err) {
       say(`Reset failed: ${err.message}`);
     }

@@ -3,6 +3,8 @@
 // end by terminating the worker (a new one starts on the next run).
 
 import { queryOf } from "./runner.js";
+import { startWorker } from "./workers.js";
+import { corsHint } from "./engine.js";
 
 /**
  * KEEP_REQUESTS is how many requests a run keeps with their bodies, the
@@ -24,11 +26,11 @@ export class RunHost {
   }
 
   #start() {
-    const worker = new Worker(this.workerUrl, { type: "module" });
+    const worker = startWorker(this.workerUrl, { type: "module" });
     const ready = new Promise((resolve, reject) => {
       worker.onerror = (event) => {
         event.preventDefault?.();
-        const err = new Error(`the runner worker failed: ${event.message ?? "could not load"}`);
+        const err = new Error(`the runner worker failed: ${event.message ?? "could not load"}${corsHint(this.workerUrl)}`);
         if (this.worker?.worker === worker) this.worker = null;
         worker.terminate();
         reject(err);
@@ -39,6 +41,9 @@ export class RunHost {
         else this.#hear(worker, data);
       };
     });
+    // A failure reaches the run under way (#finish); a worker started
+    // ahead of a run (warm) has no one else to tell.
+    ready.catch(() => {});
     this.worker = { worker, ready };
     return this.worker;
   }

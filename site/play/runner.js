@@ -78,9 +78,9 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * With either volume the card ends "  in all: $22.90 a month". A scorecard
  * resolves to the card it printed, {title, rows: [{name, plan, reads,
  * examined, returned, requests, writes, written, deleted, bytes, ru,
- * hottest, hottestPartition, perSecond?, dollars?, result?}], stored?,
- * dollars?} (summarizeRequests says what each counts), where dollars is
- * a month's price; result.scorecards
+ * hottest, hottestPartition, perSecond?, dollars?, result?, line}],
+ * stored?, dollars?} (summarizeRequests says what each counts), where
+ * dollars is a month's price and line the row as printed; result.scorecards
  * lists every card of the run.
  *
  *   env.sdk               the SDK modules' exports as one object
@@ -242,8 +242,9 @@ async function runScorecard(title, checks, options = {}, requests, print) {
     }
     delete row.billed;
     if (volumes.results) row.result = plain(value);
+    row.line = scorecardLine(row);
     card.rows.push(row);
-    print(scorecardLine(row));
+    print(row.line);
   }
   if (volumes.entities !== undefined) {
     card.stored = storedCost(volumes.entities, requests);

@@ -3,7 +3,6 @@
 
 import { explainError, firstLine } from "./explain.js";
 import { byteSize, dollars, ruText } from "./cost.js";
-import { scorecardLine } from "./runner.js";
 
 /** PLAN_LABELS names each plan class as the docs do. */
 export const PLAN_LABELS = {
@@ -116,7 +115,7 @@ export function renderScorecards(cards, { ru = false } = {}) {
         written: String(r.written ?? 0),
         bytes: String(r.bytes ?? 0),
         ru: String(r.ru ?? 0),
-        line: scorecardLine(r),
+        line: r.line ?? "",
       });
       const name = el("th", "", r.name);
       name.scope = "row";
@@ -305,6 +304,11 @@ export function renderError(error, note) {
     if (why) {
       const link = el("a", "", "Read more");
       link.href = new URL(`../${why.page}`, import.meta.url).href;
+      // On another site's page (the embed) the guide opens beside it.
+      if (link.origin !== location.origin) {
+        link.target = "_blank";
+        link.rel = "noopener";
+      }
       p.append(why.text, " ", link, ".");
     }
     box.append(p);

@@ -70,6 +70,41 @@ var contentTypes = map[string]string{
 // beside the file.
 var compressible = map[string]bool{".html": true, ".css": true, ".js": true, ".mjs": true, ".json": true, ".wasm": true, ".svg": true, ".txt": true, ".md": true}
 
+// crossOriginDirs are the folders of the site whose files pages of other
+// sites load: the embed (embed/), the modules and bundles it imports
+// (play/) and the engine its workers run (engine/).
+var crossOriginDirs = []string{"embed/", "play/", "engine/"}
+
+// CrossOriginDirs returns the folders of the site, each ending in "/",
+// whose files are served with CrossOriginHeaders.
+func CrossOriginDirs() []string {
+	return append([]string(nil), crossOriginDirs...)
+}
+
+// CrossOriginHeaders returns the headers, name then value, that let a
+// page of another origin load a file of the embed: module scripts and
+// the engine's fetch of app.wasm are CORS requests and need
+// Access-Control-Allow-Origin; the engine worker's importScripts is not,
+// and a page that isolates itself (Cross-Origin-Embedder-Policy:
+// require-corp) loads it only with Cross-Origin-Resource-Policy.
+func CrossOriginHeaders() [][2]string {
+	return [][2]string{
+		{"Access-Control-Allow-Origin", "*"},
+		{"Cross-Origin-Resource-Policy", "cross-origin"},
+	}
+}
+
+// crossOrigin reports whether name, a path under the site's root, is a
+// file other sites' pages load.
+func crossOrigin(name string) bool {
+	for _, dir := range crossOriginDirs {
+		if strings.HasPrefix(name, dir) {
+			return true
+		}
+	}
+	return false
+}
+
 // Handler serves the files under dir. A path ending in "/" serves that
 // folder's index.html; a folder named without the "/" is redirected to it,
 // since relative links inside it would otherwise miss.
@@ -92,6 +127,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name = path.Join(name, "index.html")
 	}
 	name = strings.TrimPrefix(name, "/")
+	if crossOrigin(name) {
+		// On every answer, a 404 or a 304 too: a browser reads none of
+		// them from another origin without it.
+		for _, h := range CrossOriginHeaders() {
+			w.Header().Set(h[0], h[1])
+		}
+	}
 	// os.Root keeps every open inside dir, symbolic links included.
 	root, err := os.OpenRoot(h.dir)
 	if err != nil {

@@ -89,6 +89,7 @@ func TestHandler(t *testing.T) {
 		"engine/app.wasm.gz":      gzipped(t, wasm),
 		"static/style.css":        css,
 		"play/examples.js":        "export {};\n",
+		"embed/tablelab-embed.js": "export {};\n",
 		"search.json":             "[]\n",
 		"../outside-the-site.txt": "secret",
 	})
@@ -175,6 +176,34 @@ func TestHandler(t *testing.T) {
 		// A folder keeps its redirect, and only pages are found this way.
 		if resp, _ := get(t, srv.URL+"/engine/app", ""); resp.StatusCode != 404 {
 			t.Errorf("/engine/app: %d", resp.StatusCode)
+		}
+	})
+	t.Run("the embed's files for other origins", func(t *testing.T) {
+		// What another site's page loads carries CORS and CORP headers,
+		// compressed or not, revalidated or missing; the pages do not.
+		for _, p := range []string{"/embed/tablelab-embed.js", "/play/examples.js", "/engine/app.wasm", "/embed/missing.js"} {
+			for _, ae := range []string{"", "gzip"} {
+				resp, _ := get(t, srv.URL+p, ae)
+				if resp.Header.Get("Access-Control-Allow-Origin") != "*" || resp.Header.Get("Cross-Origin-Resource-Policy") != "cross-origin" {
+					t.Errorf("%s (Accept-Encoding %q): %d, headers %v", p, ae, resp.StatusCode, resp.Header)
+				}
+			}
+		}
+		req, _ := http.NewRequest("GET", srv.URL+"/engine/app.wasm", nil)
+		req.Header.Set("If-Modified-Since", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+		resp, err := noRedirects.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotModified || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("revalidated wasm: %d, headers %v", resp.StatusCode, resp.Header)
+		}
+		for _, p := range []string{"/index.html", "/static/style.css", "/search.json", "/nope.html"} {
+			resp, _ := get(t, srv.URL+p, "")
+			if v := resp.Header.Get("Access-Control-Allow-Origin") + resp.Header.Get("Cross-Origin-Resource-Policy"); v != "" {
+				t.Errorf("%s: cross-origin headers %q", p, v)
+			}
 		}
 	})
 	t.Run("only reads", func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/durable"
+	"github.com/tablelab/tablelab/wasm/promise"
 )
 
 // indexedDB is a durable.Medium over the IndexedDB functions worker.js
@@ -28,27 +29,25 @@ import (
 type indexedDB struct {
 	js   js.Value
 	name string
+	durable.Ledger
 
-	mu        sync.Mutex
-	seq       uint64 // the last record appended
-	logBytes  int64  // appended since the snapshot
-	snapBytes int64
-	failed    error // sticky: once a record has failed, every later one does
-	closed    bool
-	last      func() error // the wait of the last record appended
+	mu     sync.Mutex
+	closed bool
+	last   func() error // the wait of the last record appended
 }
 
 func (m *indexedDB) Replay(load func(io.Reader, engine.Place) error, apply func([]byte, engine.Place) error) error {
-	v, err := await(m.js.Call("load", m.name))
+	v, err := promise.Await(m.js.Call("load", m.name))
 	if err != nil {
 		return err
 	}
+	var snapBytes, logBytes int64
 	if snap := v.Get("snapshot"); snap.Truthy() {
 		b, err := bytesOf(snap)
 		if err != nil {
 			return err
 		}
-		m.snapBytes = int64(len(b))
+		snapBytes = int64(len(b))
 		if err := load(bytes.NewReader(b), engine.Place{}); err != nil {
 			return err
 		}
@@ -59,12 +58,12 @@ func (m *indexedDB) Replay(load func(io.Reader, engine.Place) error, apply func(
 		if err != nil {
 			return err
 		}
-		m.logBytes += int64(len(rec))
+		logBytes += int64(len(rec))
 		if err := apply(rec, engine.Place{}); err != nil {
 			return err
 		}
 	}
-	m.seq = uint64(v.Get("seq").Float())
+	m.Restored(snapBytes, logBytes, uint64(v.Get("seq").Float()))
 	return nil
 }
 
@@ -75,80 +74,38 @@ func (w waitFunc) Wait() error { return w() }
 func (m *indexedDB) Append(rec []byte) engine.Waiter {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.failed != nil || m.closed {
-		err := m.failed
-		if err == nil {
-			err = errors.New("IndexedDB: append after close")
-		}
+	if m.closed {
+		return waitFunc(func() error { return errors.New("IndexedDB: append after close") })
+	}
+	var p js.Value
+	if err := m.Ledger.Append(len(rec), func(seq uint64) error {
+		p = m.js.Call("append", m.name, float64(seq), jsBytes(rec))
+		return nil
+	}); err != nil {
 		return waitFunc(func() error { return err })
 	}
-	m.seq++
-	m.logBytes += int64(len(rec))
-	p := m.js.Call("append", m.name, float64(m.seq), jsBytes(rec))
 	var once sync.Once
-	var result error
 	wait := func() error {
 		once.Do(func() {
-			_, result = await(p)
-			if result != nil {
-				m.mu.Lock()
-				if m.failed == nil {
-					m.failed = result
-				}
-				m.mu.Unlock()
+			if _, err := promise.Await(p); err != nil {
+				m.Fail(err)
 			}
 		})
-		m.mu.Lock()
-		defer m.mu.Unlock()
 		// A later record is not durable once an earlier one failed:
 		// the restore stops at the first gap.
-		if m.failed != nil {
-			return m.failed
-		}
-		return result
+		return m.Err()
 	}
 	m.last = wait
 	return waitFunc(wait)
 }
 
 func (m *indexedDB) BeginSnapshot() (durable.Snapshot, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.failed != nil {
-		return nil, m.failed
-	}
-	return &idbSnapshot{m: m, upto: m.seq, covered: m.logBytes}, nil
-}
-
-// idbSnapshot is a snapshot of the records up to upto, which were covered
-// bytes of the log.
-type idbSnapshot struct {
-	m       *indexedDB
-	upto    uint64
-	covered int64
-}
-
-func (s *idbSnapshot) Write(fill func(io.Writer, engine.Place) error) error {
-	var buf bytes.Buffer
-	if err := fill(&buf, engine.Place{}); err != nil {
+	return m.Ledger.BeginSnapshot(func(snap []byte, upto uint64) error {
+		// The compaction's transaction begins after every append's
+		// before it, so it never drops a record it does not hold.
+		_, err := promise.Await(m.js.Call("compact", m.name, jsBytes(snap), float64(upto)))
 		return err
-	}
-	// The compaction's transaction begins after every append's before
-	// it, so it never drops a record it does not hold.
-	if _, err := await(s.m.js.Call("compact", s.m.name, jsBytes(buf.Bytes()), float64(s.upto))); err != nil {
-		return err
-	}
-	s.m.mu.Lock()
-	defer s.m.mu.Unlock()
-	s.m.logBytes -= s.covered
-	s.m.snapBytes = int64(buf.Len())
-	return nil
-}
-
-func (m *indexedDB) Sizes() durable.Sizes {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return durable.Sizes{LogBytes: m.logBytes, SnapshotBytes: m.snapBytes}
+	})
 }
 
 // Close waits for the records appended so far: for the last, whose
@@ -166,7 +123,7 @@ func (m *indexedDB) Close() error {
 
 // Clear implements stores.Medium.
 func (m *indexedDB) Clear() error {
-	_, err := await(m.js.Call("clear", m.name))
+	_, err := promise.Await(m.js.Call("clear", m.name))
 	return err
 }
 

@@ -11,7 +11,17 @@
 //	                                              for a binary body
 //	tablelab.reset(store)            → undefined  all three services emptied
 //	tablelab.export(store)           → JSON text  (engine/dump's format)
-//	tablelab.import(store, text)     → undefined
+//	tablelab.import(store, text)     → undefined  the text's tables merged in:
+//	                                              entities with the same keys
+//	                                              replaced
+//	tablelab.replace(store, text)    → undefined  every table of the store
+//	                                              deleted and the text's put
+//	                                              in their place, as one write
+//	                                              (queues and blobs stay)
+//	tablelab.clone(store, target)    → undefined  target becomes a store in
+//	                                              memory holding a copy of
+//	                                              store's tables, queues and
+//	                                              blobs (never "playground")
 //	tablelab.advance(store, seconds) → undefined  the store's clock moved on
 //	tablelab.hold(store)             → undefined  the store's clock stands
 //	                                              still (only advance moves it)
@@ -20,6 +30,16 @@
 //
 // A request goes to the service its Host header names: 127.0.0.1:10000
 // Blob, :10001 Queue, :10002 Table, the development storage's endpoints.
+//
+// import and replace read and check the whole text before they change
+// anything: a text with anything wrong leaves the store as it was, and
+// the Promise rejects with where and what, such as "line 14, column 2:
+// table Orders, entity 12 (PartitionKey 'x', RowKey 'y'): its RowKey
+// holds '/', which a key may not hold …". A replace of "playground" is
+// kept whole or not at all, however the page ends. A clone costs next to
+// nothing whatever the store's size: the copy shares the original's memory
+// until either is written. Cloning into a name that exists replaces that
+// store; the copy's clock is the set's.
 //
 // A request to a store in memory goes straight through the module's
 // exports (direct.go). Everything else, and the playground's requests,
@@ -47,6 +67,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/tablelab/tablelab/wasm/promise"
 	"github.com/tablelab/tablelab/wasm/stores"
 )
 
@@ -71,6 +92,8 @@ func main() {
 			return text, err
 		},
 		"import":  func(store, data string) (any, error) { return nil, set.Import(store, data) },
+		"replace": func(store, data string) (any, error) { return nil, set.Replace(store, data) },
+		"clone":   func(store, data string) (any, error) { return nil, set.Clone(store, data) },
 		"advance": func(store, data string) (any, error) { return nil, advance(set, store, data) },
 		"hold":    func(store, _ string) (any, error) { return nil, set.Hold(store) },
 		"release": func(store, _ string) (any, error) { return nil, set.Release(store) },
@@ -92,11 +115,11 @@ func main() {
 	js.Global().Set("tablelabStart", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		// One string, "op\nstore\ndata", crosses instead of three: each
 		// crossing is an encoding and a reference on each side.
-		id := arg(args, 0)
+		id := promise.Arg(args, 0)
 		op, rest, _ := strings.Cut(stringArg(args, 1), "\n")
 		store, data, _ := strings.Cut(rest, "\n")
 		var call func()
-		if msg := arg(args, 2); op == "serve" && msg.Type() == js.TypeObject {
+		if msg := promise.Arg(args, 2); op == "serve" && msg.Type() == js.TypeObject {
 			// A request held as bytes is answered as bytes: its body
 			// (a blob's) need not be text.
 			req, err := bytesOf(msg)
@@ -157,13 +180,6 @@ func advance(set *stores.Set, store, seconds string) error {
 	return set.Advance(store, time.Duration(f*float64(time.Second)))
 }
 
-func arg(args []js.Value, i int) js.Value {
-	if i >= len(args) {
-		return js.Undefined()
-	}
-	return args[i]
-}
-
 // stringArg returns args[i] as a string, or "" when it is missing or not
 // a string.
 func stringArg(args []js.Value, i int) string {
@@ -171,41 +187,4 @@ func stringArg(args []js.Value, i int) string {
 		return ""
 	}
 	return args[i].String()
-}
-
-// await waits for p to settle. It must not be called from a JavaScript
-// callback, only from a goroutine.
-func await(p js.Value) (js.Value, error) {
-	type outcome struct {
-		v   js.Value
-		err error
-	}
-	done := make(chan outcome, 1)
-	var onResolve, onReject js.Func
-	onResolve = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{v: arg(args, 0)}
-		return nil
-	})
-	onReject = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{err: jsError(arg(args, 0))}
-		return nil
-	})
-	p.Call("then", onResolve, onReject)
-	o := <-done
-	onResolve.Release()
-	onReject.Release()
-	return o.v, o.err
-}
-
-// jsError turns a rejection reason into an error.
-type jsError js.Value
-
-func (e jsError) Error() string {
-	v := js.Value(e)
-	if v.Type() == js.TypeObject {
-		if m := v.Get("message"); m.Type() == js.TypeString {
-			return m.String()
-		}
-	}
-	return js.Global().Get("String").Invoke(v).String()
 }

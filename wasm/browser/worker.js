@@ -6,7 +6,10 @@
 //                                              a string or a Uint8Array
 //   worker → page  {id, resp}                  resp: the raw HTTP/1.1 response,
 //                                              of the same kind as req
-//   page → worker  {id, store, op, data}       op: reset | export | import |
+//   page → worker  {id, store, op, data}       op: reset | export |
+//                                              import (data: an export's text) |
+//                                              replace (data: an export's text) |
+//                                              clone (data: the target store) |
 //                                              advance (data: seconds) |
 //                                              hold | release | sas
 //   worker → page  {id, result} or {id, error}
@@ -17,9 +20,16 @@
 // blob's) must be a Uint8Array: a string crosses as UTF-8 text. The store
 // named "playground" is kept in IndexedDB (tablelabIDB below), one log per
 // service; any other name is a fresh store in memory.
+//
+// A page of another origin cannot start this worker from its URL; it
+// starts a blob: worker of its own origin that sets self.tablelabBase to
+// this file's URL and importScripts it (site/play/workers.js). The files
+// beside this one are then found from tablelabBase, since self.location
+// is the blob's.
 "use strict";
 
-importScripts("wasm_exec.js");
+const base = self.tablelabBase ?? self.location.href;
+importScripts(new URL("wasm_exec.js", base).href);
 
 // tablelabIDB is the Go side's medium (wasm/browser/indexeddb.go): a store's
 // snapshot and the journal records written since, one IndexedDB
@@ -165,6 +175,8 @@ globalThis.tablelab = {
   reset: (store) => call("reset", store),
   export: (store) => call("export", store),
   import: (store, text) => call("import", store, text),
+  replace: (store, text) => call("replace", store, text),
+  clone: (store, target) => call("clone", store, String(target).replaceAll("\n", " ")),
   advance: (store, seconds) => call("advance", store, String(Number(seconds))),
   hold: (store) => call("hold", store),
   release: (store) => call("release", store),
@@ -175,7 +187,7 @@ const started = new Promise((resolve) => (globalThis.tablelabStarted = resolve))
 
 (async () => {
   const go = new Go();
-  const url = new URL("app.wasm", self.location.href);
+  const url = new URL("app.wasm", base);
   const { instance } =
     typeof WebAssembly.instantiateStreaming === "function"
       ? await WebAssembly.instantiateStreaming(fetch(url), go.importObject)
@@ -197,6 +209,8 @@ const ops = {
   reset: (store) => tablelab.reset(store),
   export: (store) => tablelab.export(store),
   import: (store, data) => tablelab.import(store, String(data ?? "")),
+  replace: (store, data) => tablelab.replace(store, String(data ?? "")),
+  clone: (store, data) => tablelab.clone(store, String(data ?? "")),
   advance: (store, data) => tablelab.advance(store, data),
   hold: (store) => tablelab.hold(store),
   release: (store) => tablelab.release(store),

@@ -497,13 +497,73 @@ func (s *Set) Export(name string) (string, error) {
 	return b.String(), nil
 }
 
-// Import writes tables in engine/dump's format into the named store.
+// Import writes tables in engine/dump's format into the named store:
+// each entity replaces any with its keys. The whole text is checked
+// first, and one with anything wrong changes nothing; the error says
+// what and where (a *dump.Error).
 func (s *Set) Import(name, text string) error {
 	in, err := s.get(name)
 	if err != nil {
 		return err
 	}
 	return dump.Import(in.parts[Table].store, strings.NewReader(text))
+}
+
+// Replace puts the tables of text, in engine/dump's format, in place of
+// every table of the named store, as one write: the persistent store
+// keeps the tables before it or those after it, never a mixture, however
+// the page ends. Queues and blobs are untouched. The whole text is
+// checked first, and one with anything wrong changes nothing; the error
+// says what and where (a *dump.Error).
+func (s *Set) Replace(name, text string) error {
+	in, err := s.get(name)
+	if err != nil {
+		return err
+	}
+	return dump.Replace(in.parts[Table].store, strings.NewReader(text))
+}
+
+// Clone makes target a store in memory holding a copy of everything
+// source holds now: its tables, queues and blobs. A store already named
+// target is replaced; the copy's clock is the set's, wherever source's
+// had been moved. The two are independent from then on: a write to one
+// never shows in the other. The copy costs next to nothing however large
+// source is (engine.Store.Clone).
+//
+// The persistent store can be a source but not a target: it changes only
+// through its own requests, Replace, Import and Reset. Cloning a store
+// into itself changes nothing.
+func (s *Set) Clone(source, target string) error {
+	if target == s.opts.Persistent && target != "" {
+		return errors.New("the store " + strconv.Quote(target) + " is the persistent one and cannot be the target of a clone: it changes only by its own requests, replace, import or reset")
+	}
+	if source == target {
+		return nil
+	}
+	src, err := s.get(source)
+	if err != nil {
+		return err
+	}
+	in := &instance{}
+	in.open.Do(func() {})
+	now := in.now(s.opts.Now)
+	cosmos := strings.HasPrefix(target, CosmosPrefix)
+	for _, svc := range services {
+		exact := cosmos && svc == Table
+		store, err := src.parts[svc].store.Clone(engine.Options{Now: now, CaseSensitiveTableNames: exact})
+		if err != nil {
+			return errors.New("the " + svc.String() + " service of " + strconv.Quote(source) + " cannot be copied to " + strconv.Quote(target) + ": " + err.Error())
+		}
+		srv, err := s.server(svc, store, now, exact)
+		if err != nil {
+			return errors.New("the " + svc.String() + " service: " + err.Error())
+		}
+		in.parts[svc] = part{store: store, server: srv}
+	}
+	s.mu.Lock()
+	s.byName[target] = in
+	s.mu.Unlock()
+	return nil
 }
 
 // SAS returns an account SAS query string for the development account

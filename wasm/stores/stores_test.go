@@ -361,6 +361,12 @@ func TestServeBytesKeepsBinaryBodies(t *testing.T) {
 // service host names in the named store.
 func send(t *testing.T, s *Set, store, method, target, host string, body []byte, headers ...string) response {
 	t.Helper()
+	return sendTB(t, s, store, method, target, host, body, headers...)
+}
+
+// sendTB is send for a test or a benchmark.
+func sendTB(t testing.TB, s *Set, store, method, target, host string, body []byte, headers ...string) response {
+	t.Helper()
 	sep := "?"
 	if strings.Contains(target, "?") {
 		sep = "&"

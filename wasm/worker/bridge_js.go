@@ -4,11 +4,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"syscall/js"
+
+	"github.com/tablelab/tablelab/wasm/promise"
 )
 
 // syumai/workers v0.33.0 splits header values at commas, and turns request and response bodies into streams
@@ -75,7 +76,7 @@ func readStream(stream js.Value) ([]byte, error) {
 	if stream.IsNull() || stream.IsUndefined() {
 		return nil, nil
 	}
-	buf, err := await(responseClass.New(stream).Call("arrayBuffer"))
+	buf, err := promise.Await(responseClass.New(stream).Call("arrayBuffer"))
 	if err != nil {
 		return nil, err
 	}
@@ -83,46 +84,6 @@ func readStream(stream js.Value) ([]byte, error) {
 	b := make([]byte, a.Length())
 	js.CopyBytesToGo(b, a)
 	return b, nil
-}
-
-// await waits for p to settle, from a goroutine (never from a callback:
-// the runtime has one thread). Both callbacks are released once it has.
-func await(p js.Value) (js.Value, error) {
-	type outcome struct {
-		v   js.Value
-		err error
-	}
-	done := make(chan outcome, 1)
-	onResolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{v: argAt(args, 0)}
-		return nil
-	})
-	onReject := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- outcome{err: jsError(argAt(args, 0))}
-		return nil
-	})
-	p.Call("then", onResolve, onReject)
-	o := <-done
-	onResolve.Release()
-	onReject.Release()
-	return o.v, o.err
-}
-
-func argAt(args []js.Value, i int) js.Value {
-	if i < len(args) {
-		return args[i]
-	}
-	return js.Undefined()
-}
-
-// jsError turns a rejection's reason into an error.
-func jsError(v js.Value) error {
-	if v.Type() == js.TypeObject {
-		if m := v.Get("message"); m.Type() == js.TypeString {
-			return errors.New(m.String())
-		}
-	}
-	return errors.New(js.Global().Get("String").Invoke(v).String())
 }
 
 // copyTo hands the recorded answer to w: the body as one Uint8Array, or

@@ -10,6 +10,8 @@ import (
 	"syscall/js"
 
 	"github.com/syumai/workers"
+
+	"github.com/tablelab/tablelab/wasm/promise"
 )
 
 // memoryLimit bounds the Go heap well under an isolate's 128 MB: wasm
@@ -88,7 +90,7 @@ func jsCaller(ctx js.Value) caller {
 				init.Set("body", a)
 			}
 		}
-		resp, err := await(ctx.Call("callObject", name, schemeOf(r)+"://"+r.Host+targetOf(r), init))
+		resp, err := promise.Await(ctx.Call("callObject", name, schemeOf(r)+"://"+r.Host+targetOf(r), init))
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +104,7 @@ func jsCaller(ctx js.Value) caller {
 		rec.hdr.Del("Content-Encoding")
 		rec.hdr.Del("Content-Length")
 		rec.status = resp.Get("status").Int()
-		buf, err := await(resp.Call("arrayBuffer"))
+		buf, err := promise.Await(resp.Call("arrayBuffer"))
 		if err != nil {
 			return nil, err
 		}

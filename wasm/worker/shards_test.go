@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
 	"github.com/tablelab/tablelab/engine/durable"
 	"github.com/tablelab/tablelab/engine/durable/durabletest"
@@ -418,5 +419,18 @@ func TestShardsStoredPolicyReachesThePartitions(t *testing.T) {
 	}
 	if _, ok := c.storage["dir/devstoreaccount1"].media["settings"]; !ok {
 		t.Error("the directory keeps no settings store")
+	}
+}
+
+// TestShardsPartitionQueryWarns checks that a query of one partition,
+// which its partition's object answers whole, passes on the object's
+// X-Tablelab-Warning.
+func TestShardsPartitionQueryWarns(t *testing.T) {
+	c := newCloud(t)
+	c.ok(t, 201, signed("POST", "/devstoreaccount1/Tables", `{"TableName":"warned"}`))
+	c.ok(t, 201, signed("POST", "/devstoreaccount1/warned", `{"PartitionKey":"a","RowKey":"1","Age":3}`))
+	w := c.ok(t, 200, signed("GET", "/devstoreaccount1/warned()?$filter="+url.QueryEscape("PartitionKey eq 'a' and Age gt '2'"), ""))
+	if got := w.Header().Get(api.WarningHeader); !strings.HasPrefix(got, "Age is Edm.Int32 on the one entity where the filter tested it, but Age gt '2' compares it with an Edm.String literal") {
+		t.Fatalf("warning %q", got)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"sync"
 	"syscall/js"
 
 	"github.com/tablelab/tablelab/engine"
@@ -32,12 +31,7 @@ type sqlMedium struct {
 	sql js.Value
 	// log and snap are the names of its two tables.
 	log, snap string
-
-	mu        sync.Mutex
-	seq       int64
-	logBytes  int64
-	snapBytes int64
-	failed    error
+	durable.Ledger
 }
 
 // newSQLMedium returns the medium whose tables are called
@@ -95,20 +89,21 @@ func (m *sqlMedium) Replay(load func(io.Reader, engine.Place) error, apply func(
 	if err != nil {
 		return err
 	}
-	var upto int64
+	var upto uint64
+	var snapBytes, logBytes int64
 	if n := rows.Length(); n > 0 {
 		var snap bytes.Buffer
 		for i := range n {
 			row := rows.Index(i)
-			upto = int64(row.Get("upto").Float())
+			upto = uint64(row.Get("upto").Float())
 			snap.Write(goBytes(row.Get("data")))
 		}
-		m.snapBytes = int64(snap.Len())
+		snapBytes = int64(snap.Len())
 		if err := load(&snap, engine.Place{}); err != nil {
 			return err
 		}
 	}
-	m.seq = upto
+	seq := upto
 	rows, err = m.exec("SELECT seq, last, data FROM "+m.log+" WHERE seq > ? ORDER BY seq, part", upto)
 	if err != nil {
 		return err
@@ -120,13 +115,14 @@ func (m *sqlMedium) Replay(load func(io.Reader, engine.Place) error, apply func(
 		if row.Get("last").Int() == 0 {
 			continue
 		}
-		m.seq = int64(row.Get("seq").Float())
-		m.logBytes += int64(len(rec))
+		seq = uint64(row.Get("seq").Float())
+		logBytes += int64(len(rec))
 		if err := apply(rec, engine.Place{}); err != nil {
 			return err
 		}
 		rec = rec[:0]
 	}
+	m.Restored(snapBytes, logBytes, seq)
 	return nil
 }
 
@@ -135,78 +131,43 @@ type doneWaiter struct{ err error }
 func (w doneWaiter) Wait() error { return w.err }
 
 func (m *sqlMedium) Append(rec []byte) engine.Waiter {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.failed != nil {
-		return doneWaiter{m.failed}
-	}
-	m.seq++
-	for part := 0; ; part++ {
-		chunk := rec[:min(len(rec), partBytes)]
-		rec = rec[len(chunk):]
-		last := 0
-		if len(rec) == 0 {
-			last = 1
+	return doneWaiter{m.Ledger.Append(len(rec), func(seq uint64) error {
+		for part := 0; ; part++ {
+			chunk := rec[:min(len(rec), partBytes)]
+			rest := rec[len(chunk):]
+			last := 0
+			if len(rest) == 0 {
+				last = 1
+			}
+			if _, err := m.exec("INSERT INTO "+m.log+" (seq, part, last, data) VALUES (?, ?, ?, ?)", seq, part, last, sqlBlob(chunk)); err != nil {
+				return err
+			}
+			if last == 1 {
+				return nil
+			}
+			rec = rest
 		}
-		if _, err := m.exec("INSERT INTO "+m.log+" (seq, part, last, data) VALUES (?, ?, ?, ?)", m.seq, part, last, sqlBlob(chunk)); err != nil {
-			m.failed = err
-			return doneWaiter{err}
-		}
-		m.logBytes += int64(len(chunk))
-		if last == 1 {
-			return doneWaiter{}
-		}
-	}
+	})}
 }
 
+// BeginSnapshot's Write replaces the snapshot and drops the records it
+// covers, all in one turn of the event loop, so one implicit
+// transaction.
 func (m *sqlMedium) BeginSnapshot() (durable.Snapshot, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.failed != nil {
-		return nil, m.failed
-	}
-	return &sqlSnapshot{m: m, upto: m.seq, covered: m.logBytes}, nil
-}
-
-type sqlSnapshot struct {
-	m       *sqlMedium
-	upto    int64
-	covered int64
-}
-
-// Write replaces the snapshot and drops the records it covers, all in
-// one turn of the event loop, so one implicit transaction.
-func (s *sqlSnapshot) Write(fill func(io.Writer, engine.Place) error) error {
-	var buf bytes.Buffer
-	if err := fill(&buf, engine.Place{}); err != nil {
-		return err
-	}
-	m := s.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, err := m.exec("DELETE FROM " + m.snap); err != nil {
-		return err
-	}
-	b := buf.Bytes()
-	for part := 0; len(b) > 0 || part == 0; part++ {
-		chunk := b[:min(len(b), partBytes)]
-		b = b[len(chunk):]
-		if _, err := m.exec("INSERT INTO "+m.snap+" (part, upto, data) VALUES (?, ?, ?)", part, s.upto, sqlBlob(chunk)); err != nil {
+	return m.Ledger.BeginSnapshot(func(b []byte, upto uint64) error {
+		if _, err := m.exec("DELETE FROM " + m.snap); err != nil {
 			return err
 		}
-	}
-	if _, err := m.exec("DELETE FROM "+m.log+" WHERE seq <= ?", s.upto); err != nil {
+		for part := 0; len(b) > 0 || part == 0; part++ {
+			chunk := b[:min(len(b), partBytes)]
+			b = b[len(chunk):]
+			if _, err := m.exec("INSERT INTO "+m.snap+" (part, upto, data) VALUES (?, ?, ?)", part, upto, sqlBlob(chunk)); err != nil {
+				return err
+			}
+		}
+		_, err := m.exec("DELETE FROM "+m.log+" WHERE seq <= ?", upto)
 		return err
-	}
-	m.logBytes -= s.covered
-	m.snapBytes = int64(buf.Len())
-	return nil
-}
-
-func (m *sqlMedium) Sizes() durable.Sizes {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return durable.Sizes{LogBytes: m.logBytes, SnapshotBytes: m.snapBytes}
+	})
 }
 
 func (m *sqlMedium) Close() error { return nil }

@@ -3,7 +3,7 @@
 // own (as a reload gives a worker a fresh global scope), with a shared
 // IndexedDB when asked, so a second load() sees what the first stored.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import vm from "node:vm";
 
@@ -30,7 +30,8 @@ export async function load(dir, { indexedDB, IDBKeyRange } = {}) {
     Uint8Array, ArrayBuffer,
     location: { href: pathToFileURL(join(dir, "worker.js")).href },
     fetch: async (url) => new Response(readFileSync(fileURLToPath(url)), { headers: { "content-type": "application/wasm" } }),
-    importScripts: (...names) => names.forEach((n) => script(n).runInContext(context)),
+    // worker.js names its neighbours by URL, from its own.
+    importScripts: (...names) => names.forEach((n) => script(neighbour(dir, n)).runInContext(context)),
     postMessage: (msg) => {
       // A worker's messages are structured clones.
       msg = structuredClone(msg);
@@ -68,12 +69,19 @@ export async function loadHere(dir) {
     self: globalThis,
     location: { href: pathToFileURL(join(dir, "worker.js")).href },
     fetch: async (url) => new Response(readFileSync(fileURLToPath(url)), { headers: { "content-type": "application/wasm" } }),
-    importScripts: (...names) => names.forEach((n) => vm.runInThisContext(readFileSync(join(dir, n), "utf8"), { filename: join(dir, n) })),
+    importScripts: (...names) =>
+      names.forEach((n) => vm.runInThisContext(readFileSync(join(dir, neighbour(dir, n)), "utf8"), { filename: join(dir, neighbour(dir, n)) })),
     postMessage: (msg) => msg.ready && onReady(),
   });
   vm.runInThisContext(readFileSync(join(dir, "worker.js"), "utf8"), { filename: join(dir, "worker.js") });
   await ready;
   return globalThis.tablelab;
+}
+
+// neighbour is the name in dir of a script importScripts was given, a
+// name or a URL read against worker.js's.
+function neighbour(dir, name) {
+  return relative(dir, fileURLToPath(new URL(name, pathToFileURL(join(dir, "worker.js")))));
 }
 
 /** request writes a raw HTTP/1.1 request as contract 3 has it. */

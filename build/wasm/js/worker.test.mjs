@@ -373,3 +373,84 @@ test("a request to a store in memory is answered in the turn its message came in
     globals.postMessage = post;
   }
 });
+
+test("replace puts an export's tables in place of the playground's as one write, checked first; queues stay; a reload keeps it", async () => {
+  const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  let page = await load(dir, idb);
+  let c = await client(page, "playground");
+  assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Old" }))).status, 201);
+  assert.equal((await c.serve("POST", `${account}/Old`, JSON.stringify({ PartitionKey: "p", RowKey: "1" }))).status, 201);
+  assert.equal((await c.send("PUT", `${account}/jobs`, queueHost)).status, 201);
+  const tables = async () => JSON.parse((await c.serve("GET", `${account}/Tables`)).body).value.map((t) => t.TableName).sort();
+  const text = `{"tablelab":"export/1","tables":[\n{"name":"New","entities":[\n{"PartitionKey":"a","RowKey":"1","N":1},\n{"PartitionKey":"a","RowKey":"2","N":2}]}]}`;
+  const bad = text.replace(`"RowKey":"2"`, `"RowKey":"2?"`);
+
+  // A bad text rejects with its place and reason, and changes nothing,
+  // whether it is replaced or imported.
+  await assert.rejects(c.op("replace", bad), { message: "replace: line 4, column 1: table New, entity 2 (PartitionKey 'a', RowKey '2?'): its RowKey holds '?', which a key may not hold (nor any of / \\ # ? or a control character)" });
+  await assert.rejects(c.op("import", bad), /line 4, column 1: table New, entity 2/);
+  await assert.rejects(c.op("replace", "{\n  \"tablelab\": \"export/1\",\n  \"tables\": [}"), /^Error: replace: line 3, column 14: the text is not valid JSON/);
+  assert.deepEqual(await tables(), ["Old"]);
+
+  await c.op("replace", text);
+  assert.deepEqual(await tables(), ["New"]);
+  assert.equal(JSON.parse((await c.serve("GET", `${account}/New()`)).body).value.length, 2);
+  assert.equal((await c.send("GET", `${account}/jobs/messages`, queueHost)).status, 200);
+
+  page = await load(dir, idb); // a reload
+  c = await client(page, "playground");
+  assert.deepEqual(await tables(), ["New"]);
+  assert.equal((await c.send("GET", `${account}/jobs/messages`, queueHost)).status, 200);
+});
+
+test("clone copies a store, the playground included, into one in memory that writes never share; never into the playground", async () => {
+  const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  const page = await load(dir, idb);
+  const p = await client(page, "playground");
+  const s = await client(page, "scratch");
+  assert.equal((await p.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Mine" }))).status, 201);
+  const ins = await p.serve("POST", `${account}/Mine`, JSON.stringify({ PartitionKey: "p", RowKey: "1", N: 1 }));
+  assert.equal(ins.status, 201);
+  assert.equal((await p.send("PUT", `${account}/photos?restype=container`, blobHost)).status, 201);
+  assert.equal((await p.send("PUT", `${account}/photos/a.txt`, blobHost, "alpha", { "x-ms-blob-type": "BlockBlob" })).status, 201);
+
+  await p.op("clone", "scratch");
+  let r = await s.serve("GET", `${account}/Mine(PartitionKey='p',RowKey='1')`);
+  assert.equal(r.status, 200, r.body);
+  assert.equal(r.headers.etag, ins.headers.etag);
+  assert.equal(new TextDecoder().decode((await s.send("GET", `${account}/photos/a.txt`, blobHost)).body), "alpha");
+
+  // A run against the copy leaves the playground as it was.
+  assert.equal((await s.serve("PUT", `${account}/Mine(PartitionKey='p',RowKey='1')`, JSON.stringify({ N: 2 }), { "If-Match": "*" })).status, 204);
+  assert.equal((await s.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "Extra" }))).status, 201);
+  assert.equal((await s.send("DELETE", `${account}/photos/a.txt`, blobHost)).status, 202);
+  r = await p.serve("GET", `${account}/Mine(PartitionKey='p',RowKey='1')`);
+  assert.equal(JSON.parse(r.body).N, 1);
+  assert.equal(r.headers.etag, ins.headers.etag);
+  assert.equal((await p.serve("GET", `${account}/Extra()`)).status, 404);
+  assert.equal((await p.send("GET", `${account}/photos/a.txt`, blobHost)).status, 200);
+
+  // Cloning again replaces the copy; the playground is never a target.
+  await p.op("clone", "scratch");
+  assert.equal((await s.serve("GET", `${account}/Extra()`)).status, 404);
+  await assert.rejects(s.op("clone", "playground"), /"playground" is the persistent one and cannot be the target of a clone/);
+  assert.equal((await p.serve("GET", `${account}/Mine()`)).status, 200);
+});
+
+test("a filter that compares a property with a literal of another type is answered with X-Tablelab-Warning", async () => {
+  const page = await load(dir);
+  const c = await client(page, "example-warning");
+  assert.equal((await c.serve("POST", `${account}/Tables`, JSON.stringify({ TableName: "People" }))).status, 201);
+  for (const age of [30, 40]) {
+    assert.equal((await c.serve("POST", `${account}/People`, JSON.stringify({ PartitionKey: "p", RowKey: `r${age}`, Age: age }))).status, 201);
+  }
+  let r = await c.serve("GET", `${account}/People()?$filter=${encodeURIComponent("Age gt 'x'")}`);
+  assert.equal(r.status, 200, r.body);
+  assert.equal(
+    r.headers["x-tablelab-warning"],
+    "Age is Edm.Int32 on all 2 entities where the filter tested it, but Age gt 'x' compares it with an Edm.String literal: values of different types never compare, so the test was false for every one (a number or a Boolean is written without quotes)",
+  );
+  r = await c.serve("GET", `${account}/People()?$filter=${encodeURIComponent("Age gt 35")}`);
+  assert.equal(JSON.parse(r.body).value.length, 1);
+  assert.equal(r.headers["x-tablelab-warning"], undefined);
+});

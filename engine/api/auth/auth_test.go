@@ -207,12 +207,28 @@ func TestTableSAS(t *testing.T) {
 		pk, rk string
 		ok     bool
 	}{{"a", "9", false}, {"b", "4", false}, {"b", "5", true}, {"c", "", true}, {"d", "2", true}, {"d", "3", false}, {"e", "0", false}} {
-		if err := g.Check(Update, "people", c.pk, c.rk); (err == nil) != c.ok {
+		if err := g.Check(Update, "people", c.pk, c.rk); (err == nil) != c.ok || !c.ok && !svcerr.Is(err, svcerr.AuthorizationFailure) {
 			t.Errorf("(%s,%s): %v, want allowed=%v", c.pk, c.rk, err, c.ok)
+		}
+		// A read outside the range finds nothing: 404, as the service
+		// answers a point read there.
+		if err := g.Check(Read, "people", c.pk, c.rk); (err == nil) != c.ok || !c.ok && !svcerr.Is(err, svcerr.ResourceNotFound) {
+			t.Errorf("read (%s,%s): %v, want allowed=%v", c.pk, c.rk, err, c.ok)
 		}
 	}
 	if lo, hi, ok := g.KeyRange(); !ok || lo != (Key{"b", "5"}) || hi != (Key{"d", "2"}) {
 		t.Errorf("KeyRange %v %v %v", lo, hi, ok)
+	}
+	// Without r, a read is refused for want of the permission, in the
+	// range or out of it.
+	g, err = v.Verify(sasRequest("people", sas(TableSAS{Permissions: "a", StartPartitionKey: "b", EndPartitionKey: "d"})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pk := range []string{"a", "c"} {
+		if err := g.Check(Read, "people", pk, "1"); !svcerr.Is(err, svcerr.AuthorizationPermissionMismatch) {
+			t.Errorf("read %s without r: %v", pk, err)
+		}
 	}
 }
 
@@ -273,6 +289,14 @@ func TestBearer(t *testing.T) {
 	g, err := on.Verify(req("https", "Bearer good"))
 	if err != nil || seen != "good" || g.Check(Delete, "t", "p", "r") != nil {
 		t.Errorf("a good token: %v, saw %q", err, seen)
+	}
+	// Stored access policies are the owner's: Azure's data roles grant
+	// no action on them, and the service answers a token 404.
+	if err := g.CheckOwner(); !svcerr.Is(err, svcerr.ResourceNotFound) {
+		t.Errorf("a token reading access policies: %v, want ResourceNotFound", err)
+	}
+	if err := (Grant{full: true}).CheckOwner(); err != nil {
+		t.Errorf("the account key reading access policies: %v", err)
 	}
 }
 

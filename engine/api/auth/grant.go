@@ -82,7 +82,8 @@ type Key struct {
 // Grant is what an authenticated request may do. The zero Grant may do
 // nothing.
 type Grant struct {
-	full          bool // an account key, or anonymous access allowed
+	full          bool // an account key, a bearer token, or anonymous access allowed
+	bearer        bool // an OAuth bearer token: full, but no access to stored access policies
 	service       Service
 	account       bool // an account SAS
 	resourceTypes string
@@ -163,10 +164,16 @@ func (g Grant) CheckTable(p Permission, table string) error {
 	return g.permit(p)
 }
 
-// CheckOwner reports whether the request comes from the account's owner
-// (signed with its key, or a bearer token): the only caller the service
-// lets read or set a table's stored access policies.
+// CheckOwner reports whether the request comes from the account's owner,
+// signed with its key: the only caller the service lets read or set the
+// stored access policies of a table, queue or container. A policy lets
+// its holder mint SAS tokens, and Azure's data roles grant no action on
+// policies, so a bearer token is refused; the service answers it 404
+// ResourceNotFound, as for an operation that does not exist under OAuth.
 func (g Grant) CheckOwner() error {
+	if g.bearer {
+		return svcerr.New(svcerr.ResourceNotFound)
+	}
 	if g.full {
 		return nil
 	}
@@ -191,12 +198,20 @@ func (g Grant) CheckService(write bool) error {
 }
 
 // Check reports whether the request may perform an entity operation on
-// the entity with the given keys.
+// the entity with the given keys. Outside a SAS's key range a write is
+// refused (403), while a read finds nothing: 404 ResourceNotFound, the
+// answer to a missing entity, as the range filters reads the way it
+// filters a query's rows (Microsoft's own cloud tests of table SAS,
+// azure-storage-net's TableSasUnitTests, expect 404 for a point query
+// there and 403 for the other operations).
 func (g Grant) Check(p Permission, table, pk, rk string) error {
 	if err := g.CheckTable(p, table); err != nil {
 		return err
 	}
 	if g.ranged && !g.contains(pk, rk) {
+		if p == Read {
+			return svcerr.New(svcerr.ResourceNotFound)
+		}
 		return svcerr.With(svcerr.AuthorizationFailure, svcerr.AuthorizationFailure.Message()+" The entity is outside the key range of the shared access signature.")
 	}
 	return nil

@@ -207,7 +207,7 @@ func (v *Verifier) verifyBearer(r Request, token string) (Grant, error) {
 	if err := v.Bearer(token, r); err != nil {
 		return Grant{}, err
 	}
-	return Grant{full: true, service: r.Service}, nil
+	return Grant{full: true, bearer: true, service: r.Service}, nil
 }
 
 // BearerFailed is the error a bearer check returns for a token it

@@ -177,6 +177,13 @@ func (c *call) serve() error {
 		if restype != "container" {
 			return invalidParam("restype", restype)
 		}
+		if comp == "acl" {
+			// Stored access policies are the owner's, whatever the
+			// operation makes of them.
+			if err := c.grant.CheckOwner(); err != nil {
+				return err
+			}
+		}
 	default:
 		if err := blob.ValidateContainerName(rt.container); err != nil {
 			return err

@@ -122,6 +122,11 @@ func (s *Server) newCall(req *api.Request) *call {
 // becomes an error response in the service's format.
 func (s *Server) Serve(req *api.Request) *api.Response {
 	c := s.newCall(req)
+	if req.Method == "OPTIONS" {
+		// A preflight carries no credentials: it is answered before
+		// authentication.
+		return c.fail(api.RefusePreflight(req))
+	}
 	return api.Guard(c.resp, c.serve, c.fail)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/internal/servicetest"
 	"github.com/tablelab/tablelab/engine/blob"
 )
 
@@ -111,3 +112,31 @@ func TestWire(t *testing.T) {
 		t.Fatalf("PATCH: %d", r.Status)
 	}
 }
+
+// TestAccessPoliciesRefuseTokens checks that a container's stored access
+// policies are the account owner's: a bearer token reaches the blobs,
+// not the policies, before anything else is said of the operation.
+func TestAccessPoliciesRefuseTokens(t *testing.T) {
+	svc, err := blob.New(engine.New(engine.Options{OpenKeys: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(svc, Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()},
+		Bearer: func(string, auth.Request) error { return nil }}})
+	if r := servicetest.AsToken(s, blobHost, "PUT", "/box?restype=container", ""); r.Status != 201 {
+		t.Fatalf("a token creating a container: %d %s", r.Status, r.Body)
+	}
+	servicetest.TokensRefusedPolicies(t, s, blobHost, "/box?restype=container&comp=acl")
+}
+
+// TestPreflight checks the CORS preflights the Blob service answers
+// before any authentication; tablelab keeps no CORS rules for it.
+func TestPreflight(t *testing.T) {
+	svc, err := blob.New(engine.New(engine.Options{OpenKeys: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Preflights(t, NewServer(svc, Options{}), blobHost, "/box/a.txt")
+}
+
+const blobHost = "127.0.0.1:10000"

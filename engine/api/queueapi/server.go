@@ -98,6 +98,11 @@ func (s *Server) newCall(req *api.Request) *call {
 // becomes an error response in the service's format.
 func (s *Server) Serve(req *api.Request) *api.Response {
 	c := s.newCall(req)
+	if req.Method == "OPTIONS" {
+		// A preflight carries no credentials: it is answered before
+		// authentication.
+		return c.fail(api.RefusePreflight(req))
+	}
 	return api.Guard(c.resp, c.serve, c.fail)
 }
 
@@ -215,6 +220,9 @@ func (c *call) serve() error {
 			return err
 		}
 		if rt.kind == resQueue && comp == "acl" {
+			if err := c.grant.CheckOwner(); err != nil {
+				return err
+			}
 			return notImplemented("Queue access policies")
 		}
 		if rt.kind != resQueue {

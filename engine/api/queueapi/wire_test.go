@@ -9,6 +9,7 @@ import (
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/api/internal/servicetest"
 	"github.com/tablelab/tablelab/engine/api/xmlwire"
 	"github.com/tablelab/tablelab/engine/queue"
 )
@@ -206,3 +207,31 @@ func TestWireClock(t *testing.T) {
 	w.now = w.now.Add(100 * time.Second)
 	wantResp(t, w.do("GET", "/clock/messages?peekonly=true", ""), 200, decl+"<QueueMessagesList />")
 }
+
+// TestAccessPoliciesRefuseTokens checks that a queue's stored access
+// policies are the account owner's: a bearer token reaches the messages,
+// not the policies.
+func TestAccessPoliciesRefuseTokens(t *testing.T) {
+	svc, err := queue.New(engine.New(engine.Options{OpenKeys: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(svc, Options{Verifier: &auth.Verifier{Accounts: []auth.Account{auth.DevAccount()},
+		Bearer: func(string, auth.Request) error { return nil }}})
+	if r := servicetest.AsToken(s, queueHost, "PUT", "/que", ""); r.Status != 201 {
+		t.Fatalf("a token creating a queue: %d %s", r.Status, r.Body)
+	}
+	servicetest.TokensRefusedPolicies(t, s, queueHost, "/que?comp=acl")
+}
+
+// TestPreflight checks the CORS preflights the Queue service answers
+// before any authentication; tablelab keeps no CORS rules for it.
+func TestPreflight(t *testing.T) {
+	svc, err := queue.New(engine.New(engine.Options{OpenKeys: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Preflights(t, NewServer(svc, Options{}), queueHost, "/que/messages")
+}
+
+const queueHost = "127.0.0.1:10001"

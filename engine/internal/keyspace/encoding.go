@@ -157,6 +157,15 @@ func Ticks(enc string) int64 {
 	return int64(r.u64())
 }
 
+// Restamp returns a copy of enc with the Timestamp ticks: the same
+// entity, written again.
+func Restamp(enc string, ticks int64) string {
+	b := make([]byte, 0, len(enc))
+	b = binary.LittleEndian.AppendUint64(b, uint64(ticks))
+	b = append(b, enc[8:]...)
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // Valid reports whether enc is a whole encoding: a head, then properties
 // of Edm kinds only (no residue's deferred ones), then nothing.
 func Valid(enc string) bool {

@@ -10,6 +10,7 @@ const (
 	CreateTable byte = 1
 	DeleteTable byte = 2
 	Write       byte = 3
+	Replace     byte = 4
 )
 
 // The kinds of a Change in a Write record.
@@ -19,15 +20,26 @@ const (
 )
 
 // Mutation is one committed change to a store, as the journal carries it:
-// a table created or deleted, or the entities one write or one batch
-// changed. A batch is one record, so it survives a crash whole or not at
-// all.
+// a table created or deleted, the entities one write or one batch
+// changed, or every table replaced. A batch is one record, so it survives
+// a crash whole or not at all; so does a Replace.
 type Mutation struct {
 	Kind  byte
 	Table uint32
 	// Name is a created table's name, as created.
 	Name string
 	// Changes are the entities a Write changed, in the order written.
+	Changes []Change
+	// Tables are a Replace's: the store's tables once it is applied, all
+	// those before it gone.
+	Tables []TableImage
+}
+
+// TableImage is one table of a Replace record: its id, its name as
+// created, and its entities, puts in key order.
+type TableImage struct {
+	ID      uint32
+	Name    string
 	Changes []Change
 }
 
@@ -79,6 +91,32 @@ func AppendWrite(b []byte, id uint32, changes []Change) []byte {
 	return b
 }
 
+// AppendReplace appends the record of every table replaced by tables:
+// the tables a store held before it are gone, and these hold only the
+// entities listed.
+func AppendReplace(b []byte, tables []TableImage) []byte {
+	n := 16
+	for _, t := range tables {
+		n += 16 + len(t.Name)
+		for _, c := range t.Changes {
+			n += binary.MaxVarintLen32 + len(c.Enc)
+		}
+	}
+	b = append(make([]byte, 0, len(b)+n), b...)
+	b = append(b, Replace)
+	b = binary.AppendUvarint(b, 0) // the table slot of the other kinds
+	b = binary.AppendUvarint(b, uint64(len(tables)))
+	for _, t := range tables {
+		b = binary.AppendUvarint(b, uint64(t.ID))
+		b = appendString(b, t.Name)
+		b = binary.AppendUvarint(b, uint64(len(t.Changes)))
+		for _, c := range t.Changes {
+			b = appendString(b, c.Enc)
+		}
+	}
+	return b
+}
+
 // DecodeMutation reads one journal record: the one decoder that replay
 // and settling share. The strings of the Mutation share rec's memory. A
 // record that is damaged in any way, a put's encoding included, is
@@ -108,11 +146,8 @@ func DecodeMutation(rec []byte) (Mutation, error) {
 			var c Change
 			switch r.byte1() {
 			case changePut:
-				c.Put = true
-				c.Enc = r.str()
-				c.Off = r.off - len(c.Enc)
 				var ok bool
-				if _, c.PK, c.RK, ok = Header(c.Enc); r.err || !ok || !Valid(c.Enc) {
+				if c, ok = r.put(); !ok {
 					return Mutation{}, ErrCorrupt
 				}
 			case changeDelete:
@@ -122,6 +157,29 @@ func DecodeMutation(rec []byte) (Mutation, error) {
 			}
 			m.Changes = append(m.Changes, c)
 		}
+	case Replace:
+		n := r.uvarint()
+		if r.err || id != 0 || n > uint64(len(rec)) {
+			return Mutation{}, ErrCorrupt
+		}
+		m.Tables = make([]TableImage, 0, n)
+		for i := uint64(0); i < n && !r.err; i++ {
+			tid := r.uvarint()
+			t := TableImage{ID: uint32(tid), Name: r.str()}
+			count := r.uvarint()
+			if r.err || tid == 0 || tid > 1<<32-1 || count > uint64(len(rec)) {
+				return Mutation{}, ErrCorrupt
+			}
+			t.Changes = make([]Change, 0, count)
+			for j := uint64(0); j < count; j++ {
+				c, ok := r.put()
+				if !ok {
+					return Mutation{}, ErrCorrupt
+				}
+				t.Changes = append(t.Changes, c)
+			}
+			m.Tables = append(m.Tables, t)
+		}
 	default:
 		return Mutation{}, ErrCorrupt
 	}
@@ -129,4 +187,13 @@ func DecodeMutation(rec []byte) (Mutation, error) {
 		return Mutation{}, ErrCorrupt
 	}
 	return m, nil
+}
+
+// put reads a put's encoding, checking it whole.
+func (r *reader) put() (Change, bool) {
+	c := Change{Put: true, Enc: r.str()}
+	c.Off = r.off - len(c.Enc)
+	var ok bool
+	_, c.PK, c.RK, ok = Header(c.Enc)
+	return c, !r.err && ok && Valid(c.Enc)
 }

@@ -45,3 +45,56 @@ func TestMutationRoundTrip(t *testing.T) {
 		t.Fatal("a write of a damaged encoding decodes")
 	}
 }
+
+// TestReplaceRoundTrip writes a Replace record of two tables and an empty
+// one, reads it back, and refuses every truncation and a damaged put.
+func TestReplaceRoundTrip(t *testing.T) {
+	a := encode(10, "p", "a", prop{"N", edm.Int32Value(1)})
+	b := encode(11, "q", "b")
+	tables := []TableImage{
+		{ID: 4, Name: "Orders", Changes: []Change{{Put: true, PK: "p", RK: "a", Enc: a}, {Put: true, PK: "q", RK: "b", Enc: b}}},
+		{ID: 5, Name: "Empty"},
+		{ID: 9, Name: "Last", Changes: []Change{{Put: true, PK: "q", RK: "b", Enc: b}}},
+	}
+	rec := AppendReplace(nil, tables)
+	m, err := DecodeMutation(rec)
+	if err != nil || m.Kind != Replace || len(m.Tables) != 3 {
+		t.Fatalf("replace read back as %+v, %v", m, err)
+	}
+	for i, want := range tables {
+		got := m.Tables[i]
+		if got.ID != want.ID || got.Name != want.Name || len(got.Changes) != len(want.Changes) {
+			t.Fatalf("table %d read back as %+v, want %+v", i, got, want)
+		}
+		for j, c := range got.Changes {
+			w := want.Changes[j]
+			if !c.Put || c.PK != w.PK || c.RK != w.RK || c.Enc != w.Enc || string(rec[c.Off:c.Off+len(c.Enc)]) != w.Enc {
+				t.Fatalf("table %d, put %d read back as %+v, want %+v", i, j, c, w)
+			}
+		}
+	}
+	if m, err := DecodeMutation(AppendReplace(nil, nil)); err != nil || m.Kind != Replace || len(m.Tables) != 0 {
+		t.Fatalf("a replace by no tables read back as %+v, %v", m, err)
+	}
+	for i := range rec {
+		if _, err := DecodeMutation(rec[:i]); err == nil {
+			t.Fatalf("a replace record truncated to %d bytes of %d decodes", i, len(rec))
+		}
+	}
+	bad := AppendReplace(nil, []TableImage{{ID: 4, Name: "T", Changes: []Change{{Put: true, Enc: a[:len(a)-1]}}}})
+	if _, err := DecodeMutation(bad); err == nil {
+		t.Fatal("a replace of a damaged encoding decodes")
+	}
+	if _, err := DecodeMutation(AppendReplace(nil, []TableImage{{ID: 0, Name: "T"}})); err == nil {
+		t.Fatal("a replace naming table id 0 decodes")
+	}
+}
+
+func TestRestamp(t *testing.T) {
+	a := encode(10, "p", "a", prop{"N", edm.Int32Value(1)})
+	r := Restamp(a, 99)
+	ticks, pk, rk, ok := Header(r)
+	if !ok || ticks != 99 || pk != "p" || rk != "a" || r[8:] != a[8:] || Ticks(a) != 10 {
+		t.Fatalf("restamped %q as %q", a, r)
+	}
+}

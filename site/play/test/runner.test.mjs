@@ -393,6 +393,7 @@ for (const [name, envOf] of [
       ru: 12,
       hottest: 12,
       hottestPartition: `Score${name.length}/c1`,
+      line: "  orders of a customer, 5 a page: range ×3, 12 examined / 12 returned",
     });
   });
 }
