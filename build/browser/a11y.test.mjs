@@ -1,7 +1,8 @@
 // Every page of the built site under axe-core (pinned in package.json), in
 // the light and the dark theme: no serious or critical violation. The
 // playground is checked again after a program ran, with every panel
-// drawn, and its keyspace map is read by keyboard. Each page and theme is
+// drawn, an exercise after Check with its verdict, solution and
+// measures open, and its keyspace map is read by keyboard. Each page and theme is
 // a test of its own, so the tally counts them.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +14,7 @@ import { startSite } from "./browse.mjs";
 import { htmlPages } from "./examples.mjs";
 import { outDir } from "./record.mjs";
 import { distDir } from "./server.mjs";
-import { openPlayground, playgroundPage, runInPlayground } from "./ui.mjs";
+import { checkExercise, openPlayground, playgroundPage, runInPlayground } from "./ui.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -80,6 +81,23 @@ function accessibility() {
         for (const v of await serious(page)) if (!found.includes(v)) found.push(v);
       }
       await page.screenshot({ path: join(outDir, `a11y-playground-${colorScheme}.png`) });
+      assert.deepEqual(found, []);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  for (const colorScheme of ["light", "dark"]) {
+    test(`axe: an exercise after Check, failing and then passing, solution and measures open (${colorScheme})`, async () => {
+      const path = "patterns/index-entities.html";
+      const { page, problems } = await site.open(path, { colorScheme });
+      const id = await page.locator("figure.exercise").first().getAttribute("id");
+      const found = [];
+      for (const solution of [false, true]) {
+        await checkExercise(page, id, { solution });
+        await page.locator(`figure[id="${id}"] details.exercise-measures summary`).click();
+        for (const v of await serious(page)) if (!found.includes(v)) found.push(v);
+      }
       assert.deepEqual(found, []);
       assert.deepEqual(problems, []);
       await page.close();

@@ -87,6 +87,37 @@ export function examplesOf(html) {
   return out;
 }
 
+/**
+ * The exercises of one page's HTML, in page order: {id, task, source,
+ * solution, check}, where source is the starting design, solution the
+ * model answer and check the check block's text.
+ */
+export function exercisesOf(html) {
+  const out = [];
+  const text = (raw) => (raw === undefined ? undefined : unescapeHTML(raw).replace(/^\r?\n/, ""));
+  for (const m of html.matchAll(/<figure\b([^>]*)>([\s\S]*?)<\/figure>/gi)) {
+    const attrs = attributes(m[1]);
+    if (!hasClass(attrs, "exercise")) continue;
+    out.push({
+      id: attrs.id ?? "",
+      task: unescapeHTML((inner(m[2], "figcaption", "exercise-task") ?? "").replace(/<span class="exercise-label">[^<]*<\/span>/, "").replace(/<[^>]*>/g, "")).trim(),
+      source: text(inner(m[2], "textarea", "exercise-source")),
+      solution: text(inner(m[2], "textarea", "exercise-solution-source")),
+      check: text(inner(m[2], "pre", "exercise-check")),
+    });
+  }
+  return out;
+}
+
+/** Every exercise of the built site: {page, id, task, source, solution, check}. */
+export function siteExercises(dir) {
+  const out = [];
+  for (const page of htmlPages(dir)) {
+    for (const ex of exercisesOf(readFileSync(join(dir, page), "utf8"))) out.push({ page, ...ex });
+  }
+  return out;
+}
+
 /** Every run example of the built site: {page, id, plans, source, expected}. */
 export function siteExamples(dir) {
   const out = [];

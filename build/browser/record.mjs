@@ -8,12 +8,9 @@ import { fileURLToPath } from "node:url";
 /** The tests' output folder: screenshots and the record (git-ignored). */
 export const outDir = join(dirname(fileURLToPath(import.meta.url)), "out");
 
-const recordPath = join(outDir, "browser-examples.json");
-
 /** Writes the record: {"page#id": {source, output, plans}}. */
 export function writeBrowserRecord(examples) {
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(recordPath, JSON.stringify({ examples }, null, 1));
+  writeRecord("browser-examples.json", { examples });
 }
 
 /**
@@ -22,14 +19,24 @@ export function writeBrowserRecord(examples) {
  * example changed since).
  */
 export function readBrowserRecord() {
-  let examples = {};
-  try {
-    examples = JSON.parse(readFileSync(recordPath, "utf8")).examples ?? {};
-  } catch {
-    // no record: every lookup answers undefined
-  }
+  const examples = readRecord("browser-examples.json").examples ?? {};
   return (key, source) => {
     const seen = examples[key];
     return seen && seen.source === source ? seen : undefined;
   };
+}
+
+/** Writes one of the browser tests' records, name, into outDir. */
+export function writeRecord(name, data) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, name), JSON.stringify(data, null, 1));
+}
+
+/** Reads a record writeRecord wrote, or {} when there is none. */
+export function readRecord(name) {
+  try {
+    return JSON.parse(readFileSync(join(outDir, name), "utf8"));
+  } catch {
+    return {};
+  }
 }

@@ -97,7 +97,8 @@ function knowsFlag(bin, name) {
  * its site on another free port; args are added to the command line.
  * With devPorts false every port is any free one: a test that starts a
  * server of its own leaves the development ports to the one the others
- * share. Returns the ports, whether it serves the site, and stop().
+ * share. TABLELAB_ANY_PORTS=1 in the environment makes that the default,
+ * for a run by hand on a machine where others use the development ports. Returns the ports, whether it serves the site, and stop().
  */
 export async function startServer(opts = {}) {
   // A port found free may be taken before the server binds it (another
@@ -111,7 +112,7 @@ export async function startServer(opts = {}) {
   }
 }
 
-async function startServerOnce({ site = false, args: extra = [], devPorts = true } = {}) {
+async function startServerOnce({ site = false, args: extra = [], devPorts = !process.env.TABLELAB_ANY_PORTS } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "tablelab-browser-"));
   const bin = serverBinary();
   const dev = (port) => (devPorts ? port : 0);

@@ -627,6 +627,7 @@ print((await jobs.peekMessages()).peekedMessageItems.map((m) => m.messageText));
       for (const r of c.rows) {
         const times = Number(r.reads) > 1 ? ` ×${r.reads}` : "";
         printed.push(`  ${r.name}: ${r.plan}${times}, ${r.examined} examined / ${r.returned} returned`);
+        assert.equal(r.line, printed.at(-1), "the row's data-line is its printed line");
       }
     }
     assert.equal(printed.join("\n"), settled(got.output));
@@ -637,6 +638,24 @@ print((await jobs.peekMessages()).peekedMessageItems.map((m) => m.messageText));
     const tops = await figure.locator(".scorecards table.scorecard").evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().top));
     assert.ok(tops[1] > tops[0], "stacked on a phone");
     await figure.locator(".scorecards").screenshot({ path: join(outDir, "phone-scorecards.png") });
+    // A scorecard given volumes: its panel shows requests, writes and the
+    // month's money, each row's and the whole card's, as printed.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const priced = examples.find((e) => e.page === path && /perSecond/.test(e.source));
+    assert.ok(priced, `${path} has no example that states volumes`);
+    const ran = await runFigure(page, priced.id);
+    assert.equal(ran.matches, "true", `${ran.output} ${ran.error}`);
+    const money = page.locator(`figure[id="${priced.id}"] .scorecards table.scorecard`);
+    const seen = await money.evaluate((t) => ({
+      head: [...t.querySelectorAll("thead th")].map((th) => th.textContent),
+      lines: [...t.querySelectorAll("tr.scorecard-row")].map((r) => r.dataset.line),
+      foot: [...t.querySelectorAll("tfoot tr")].map((r) => r.textContent),
+    }));
+    assert.deepEqual(seen.head, ["Pattern", "Plan", "Examined", "Returned", "Requests", "Written", "A month"]);
+    for (const line of seen.lines) assert.ok(settled(ran.output).split("\n").includes(line), `${line} is a printed line`);
+    assert.match(seen.foot.at(-1), /^In all, a month\$[\d,.]+$/);
+    assert.equal(seen.foot.at(-1).replace("In all, a month", ""), /in all: (\S+) a month/.exec(ran.output)[1]);
+    await money.screenshot({ path: join(outDir, "scorecard-money.png") });
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -733,9 +752,29 @@ print("done");`;
       const { page, problems } = await open(cosmosPage);
       const toggled = examples.filter((e) => e.page === cosmosPage && e.cosmos);
       assert.ok(toggled.length > 0, `${cosmosPage}: no example with the switch`);
-      for (const ex of toggled) assert.equal((await runFigure(page, ex.id)).matches, "true", `${cosmosPage}#${ex.id}`);
+      // units reads what a figure shows of request units: each plan's
+      // data-ru and the note that sums them as a model.
+      const units = (id) =>
+        page.locator(`figure[id="${id}"]`).evaluate((f) => ({
+          perPlan: [...f.querySelectorAll("li.run-plan")].map((li) => li.dataset.ru),
+          note: f.querySelector(".run-units")?.textContent ?? "",
+        }));
+      for (const ex of toggled) {
+        assert.equal((await runFigure(page, ex.id)).matches, "true", `${cosmosPage}#${ex.id}`);
+        const table = await units(ex.id);
+        assert.ok(table.perPlan.every((ru) => ru === undefined) && table.note === "", `${cosmosPage}#${ex.id}: request units shown on the Table storage side`);
+      }
       await fullShot(page, "cosmos-table.png");
-      for (const ex of toggled) assert.equal((await switchFigure(page, ex.id, "cosmos")).matches, "true", `${cosmosPage}#${ex.id}@cosmos`);
+      for (const ex of toggled) {
+        assert.equal((await switchFigure(page, ex.id, "cosmos")).matches, "true", `${cosmosPage}#${ex.id}@cosmos`);
+        // Beside each plan, the model's request units, and a note that
+        // says they are a model.
+        const cosmos = await units(ex.id);
+        assert.equal(cosmos.perPlan.length, ex.cosmos.plans.length, `${cosmosPage}#${ex.id}@cosmos: a plan each`);
+        assert.ok(cosmos.perPlan.every((ru) => Number(ru) >= 1), `${cosmosPage}#${ex.id}@cosmos: request units beside each plan: ${cosmos.perPlan}`);
+        if (ex === toggled[0]) await page.locator(`figure[id="${ex.id}"] .run-output`).screenshot({ path: join(outDir, "cosmos-units.png") });
+        assert.match(cosmos.note, /^Request units, as tablelab models them: reads [\d.,]+ RU, writes [\d.,]+ RU\. How the model counts\.$/);
+      }
       await fullShot(page, "cosmos-cosmos.png");
       assert.deepEqual(problems, [], cosmosPage);
       await page.close();

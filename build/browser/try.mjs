@@ -3,7 +3,11 @@
 // the real SDKs, against a fresh `go run . -memory`, and prints what each
 // printed and the plans of its queries beside what the block declares.
 // A block with cosmos-plans=… and an output cosmos block runs a second
-// time, against `go run . -memory -cosmos`, held to those.
+// time, against `go run . -memory -cosmos`, held to those. Each exercise
+// (```js exercise, ```js solution, ```json check) is checked twice, its
+// starting design and its solution, and the grader's verdicts printed:
+// the first must fail and the second pass (TRY_ANSWERS=1 prints each
+// pattern's answer, to write the check's expect from).
 // The parity tier is the check; this is for the writer.
 //
 //	node build/browser/try.mjs content/concepts/queries.md [more.md …]
@@ -16,6 +20,7 @@ import { startServer, connectionString, repoRoot } from "./server.mjs";
 import { settled } from "./examples.mjs";
 
 const { run, sdkOf } = await import(join(repoRoot, "site/play/runner.js"));
+const { checkProgram, grade, parseCheck, verdictText } = await import(join(repoRoot, "site/play/grader.js"));
 const sdk = sdkOf(tables, blobs, queues);
 
 /**
@@ -67,6 +72,39 @@ function blocks(text) {
   return out;
 }
 
+/**
+ * The exercises of one Markdown text: {line, start, solution, check}, the
+ * check as its text.
+ */
+function exercises(text) {
+  const lines = text.split("\n");
+  const out = [];
+  // fenced reads the block opening at line i whose info is info: its
+  // body and the line after its closing fence, or null.
+  const fenced = (i, info) => {
+    while (i < lines.length && lines[i].trim() === "") i++;
+    const open = new RegExp(`^\\s{0,3}(\`{3,}|~{3,})\\s*${info}\\s*$`).exec(lines[i] ?? "");
+    if (!open) return null;
+    const body = [];
+    let j = i + 1;
+    for (; j < lines.length && !lines[j].trim().startsWith(open[1]); j++) body.push(lines[j]);
+    return { body: body.join("\n") + "\n", next: j + 1 };
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const start = fenced(i, "js\\s+exercise");
+    if (!start || lines[i].trim() === "") continue;
+    const solution = fenced(start.next, "js\\s+solution");
+    const check = solution && fenced(solution.next, "json\\s+check");
+    if (!check) {
+      out.push({ line: i + 1, broken: true });
+      continue;
+    }
+    out.push({ line: i + 1, start: start.body, solution: solution.body, check: check.body });
+    i = check.next - 1;
+  }
+  return out;
+}
+
 const files = process.argv.slice(2);
 if (files.length === 0) {
   console.error("usage: node build/browser/try.mjs file.md …");
@@ -95,6 +133,40 @@ for (const file of files) {
         console.log(`plans: ${r.plans.join(",")}${plansOK ? "" : `   (declared: ${want.plans.join(",")})`}`);
         console.log(r.output.replace(/\n$/, ""));
         if (!outOK && want.expected !== undefined) console.log(`--- declared:\n${want.expected.replace(/\n$/, "")}`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+}
+for (const file of files) {
+  for (const ex of exercises(readFileSync(resolve(file), "utf8"))) {
+    if (ex.broken) {
+      bad++;
+      console.log(`=== ${file}:${ex.line} exercise: BROKEN (want js exercise, js solution, json check in a row)`);
+      continue;
+    }
+    let spec;
+    try {
+      spec = parseCheck(ex.check);
+    } catch (err) {
+      bad++;
+      console.log(`=== ${file}:${ex.line} exercise: ${err.message}`);
+      continue;
+    }
+    for (const [label, code, want] of [["starting design", ex.start, false], ["solution", ex.solution, true]]) {
+      const server = await startServer({});
+      try {
+        const r = await run(checkProgram(code, spec), { sdk, connectionString: connectionString(server), clientOptions: { allowInsecureConnection: true } });
+        const v = grade(r, spec);
+        const ok = v.ok === want;
+        if (!ok) bad++;
+        console.log(`=== ${file}:${ex.line} exercise, ${label}: ${v.ok ? "passes" : "fails"}${ok ? "" : "  WRONG (want it to " + (want ? "pass" : "fail") + ")"}`);
+        console.log(verdictText(v));
+        if (r.error) console.log("error:", JSON.stringify(r.error));
+        if (process.env.TRY_OUTPUT) console.log(r.output);
+        // TRY_ANSWERS=1 prints each pattern's answer whole, to write its expect.
+        if (process.env.TRY_ANSWERS) for (const row of r.scorecards.at(-1)?.rows ?? []) console.log(`  answer of ${row.name}: ${JSON.stringify(row.result)}`);
       } finally {
         await server.stop();
       }

@@ -68,6 +68,53 @@ export async function runFigure(page, id) {
 }
 
 /**
+ * Clicks Check on the exercise figure#id of page, with solution put in
+ * its editor first when solution is true (through "Show a solution" and
+ * "Use this solution", as a reader does), and waits for the verdict:
+ * {state, verdict, passed, total, patterns: [{name, ok, plan, reads,
+ * examined, returned, requests, written, problems}], error}.
+ */
+export async function checkExercise(page, id, { solution = false } = {}) {
+  const figure = page.locator(`figure[id="${id}"]`);
+  await page.waitForFunction((id) => ["ready", "done", "error", "stopped"].includes(document.getElementById(id)?.dataset.state), id);
+  if (solution) {
+    const details = figure.locator("details.exercise-solution");
+    if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+    await details.locator("button.exercise-use-solution").click();
+    await page.waitForFunction((id) => document.getElementById(id)?.dataset.design === "solution", id);
+  }
+  const button = figure.locator("button.exercise-check-button");
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  await page.waitForFunction(
+    (id) => !["ready", "running"].includes(document.getElementById(id)?.dataset.state) && document.getElementById(id)?.dataset.verdict,
+    id,
+    { timeout: runLimitMs },
+  );
+  return figure.evaluate((f) => {
+    const v = f.querySelector("section.verdict");
+    return {
+      state: f.dataset.state,
+      verdict: f.dataset.verdict,
+      passed: Number(v?.dataset.passed),
+      total: Number(v?.dataset.total),
+      patterns: [...f.querySelectorAll("li.verdict-pattern")].map((li) => ({
+        name: li.dataset.name,
+        ok: li.dataset.ok === "true",
+        plan: li.dataset.plan ?? "",
+        reads: Number(li.dataset.reads ?? 0),
+        examined: Number(li.dataset.examined ?? 0),
+        returned: Number(li.dataset.returned ?? 0),
+        requests: Number(li.dataset.requests ?? 0),
+        written: Number(li.dataset.written ?? 0),
+        problems: [...li.querySelectorAll(".verdict-problems li")].map((p) => p.textContent),
+      })),
+      error: f.querySelector(".run-error")?.textContent ?? "",
+    };
+  });
+}
+
+/**
  * Switches the example figure#id of page to target ("table" or "cosmos")
  * with its Table storage | Cosmos DB for Table switch, which runs the
  * code again on that side, and waits until it has finished: what

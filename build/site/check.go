@@ -25,13 +25,19 @@ type parsedPage struct {
 	nav     []string // the links of the site navigation
 	modules []string // the src of each module script
 	runs    int      // run examples
-	mount   bool     // has <div id="playground">
+	// exercises counts figure.exercise elements; exerciseParts counts,
+	// over all of them, the parts the page's script needs: the design,
+	// the check, the solution's <details> and its code.
+	exercises     int
+	exerciseParts int
+	mount         bool // has <div id="playground">
 }
 
 // Check verifies a built site in dir: every page the navigation lists
 // exists, every link and anchor between its files resolves, no link starts
 // at the host's root (the site may live in a folder), every page with run
-// examples loads play/examples.js, the playground page loads
+// examples or exercises loads play/examples.js (each exercise with its
+// design, check and solution), the playground page loads
 // play/playground.js, and, when engine is set, the engine's files are
 // there. It reports every problem it finds.
 func Check(dir string, engine bool) error {
@@ -108,6 +114,12 @@ func Check(dir string, engine bool) error {
 		}
 		if pg.runs > 0 && !loads(name, pg, "play/examples.js") {
 			fail(name, "has %d run examples but does not load play/examples.js as a module", pg.runs)
+		}
+		if pg.exercises > 0 && !loads(name, pg, "play/examples.js") {
+			fail(name, "has %d exercises but does not load play/examples.js as a module", pg.exercises)
+		}
+		if pg.exerciseParts != 4*pg.exercises {
+			fail(name, "its %d exercises lack parts: each needs textarea.exercise-source, pre.exercise-check, details.exercise-solution and textarea.exercise-solution-source", pg.exercises)
 		}
 		if pg.mount && !loads(name, pg, "play/playground.js") {
 			fail(name, "has the playground's mount point but does not load play/playground.js")
@@ -198,6 +210,15 @@ func parsePage(data []byte) *parsedPage {
 		case "figure":
 			if hasClass(class, "run-example") {
 				pg.runs++
+			}
+			if hasClass(class, "exercise") {
+				pg.exercises++
+			}
+		case "textarea", "pre", "details":
+			for _, part := range []string{"exercise-source", "exercise-check", "exercise-solution", "exercise-solution-source"} {
+				if hasClass(class, part) {
+					pg.exerciseParts++
+				}
 			}
 		case "script":
 			if src, ok := attr("src"); ok {

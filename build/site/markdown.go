@@ -68,7 +68,8 @@ func highlight(w util.BufWriter, language, code string) error {
 }
 
 // newMarkdown returns the converter of content pages: GFM, front matter,
-// heading ids, highlighted code, run blocks and the pattern map's place.
+// heading ids, highlighted code, run blocks, exercises and the pattern
+// map's place.
 func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
@@ -79,6 +80,7 @@ func newMarkdown() goldmark.Markdown {
 				highlighting.WithFormatOptions(chromaOptions...),
 			),
 			RunBlocks{Highlight: highlight},
+			Exercises{Highlight: highlight},
 			PatternMaps{},
 		),
 		goldmark.WithParserOptions(

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -44,6 +45,32 @@ var RequiredPages = []string{
 	"patterns/table-name-key.md",
 }
 
+// ExercisePages are the pages that must set an exercise (issue 22): every
+// pattern page but the map, and the key concept pages. Each needs a
+// ```js exercise block with its solution and check (see Exercise).
+var ExercisePages = exercisePages()
+
+// keyConcepts are the concept pages that set an exercise.
+var keyConcepts = []string{
+	"concepts/choosing-keys.md",
+	"concepts/queries.md",
+	"concepts/sort-order.md",
+	"concepts/transactions.md",
+	"concepts/concurrency.md",
+	"concepts/paging-and-projection.md",
+	"concepts/hot-partitions.md",
+}
+
+func exercisePages() []string {
+	pages := slices.Clone(keyConcepts)
+	for _, p := range RequiredPages {
+		if strings.HasPrefix(p, PatternDir+"/") && !slices.Contains(PagesWithoutRuns, p) {
+			pages = append(pages, p)
+		}
+	}
+	return pages
+}
+
 // PagesWithoutRuns are the required pages that need no runnable example:
 // the pattern map is a picture of the others.
 var PagesWithoutRuns = []string{"patterns/map.md"}
@@ -54,9 +81,40 @@ var PagesWithoutRuns = []string{"patterns/map.md"}
 // so a run block inside a list or a quote counts and a `js run` inside
 // another fence does not.
 func CheckPages(dir string, required, withoutRuns []string) error {
+	return eachPage(dir, required, func(rel string, doc ast.Node, _ parser.Context) []error {
+		if slices.Contains(withoutRuns, rel) || hasRunBlock(doc) {
+			return nil
+		}
+		return []error{fmt.Errorf("content/%s: no runnable example (a ```js run block)", rel)}
+	})
+}
+
+// CheckExercises reports, for the content folder dir, every page of
+// pages (paths under dir) that is missing or sets no exercise: a ```js
+// exercise block followed by its ```js solution and ```json check
+// blocks, the check one the grader can read. Mistakes in an exercise's
+// blocks are reported with their lines.
+func CheckExercises(dir string, pages []string) error {
+	return eachPage(dir, pages, func(rel string, doc ast.Node, pc parser.Context) []error {
+		var errs []error
+		for _, e := range RunErrors(pc) {
+			e.File = "content/" + rel
+			errs = append(errs, e)
+		}
+		if !has[*Exercise](doc) {
+			errs = append(errs, fmt.Errorf("content/%s: no exercise (a ```js exercise block, its ```js solution and its ```json check)", rel))
+		}
+		return errs
+	})
+}
+
+// eachPage parses each page of pages (paths under dir) as the site build
+// does and hands it to check, reporting a missing page and whatever check
+// finds.
+func eachPage(dir string, pages []string, check func(rel string, doc ast.Node, pc parser.Context) []error) error {
 	md := newMarkdown()
 	var errs []error
-	for _, rel := range required {
+	for _, rel := range pages {
 		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		if errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("content/%s: missing", rel))
@@ -66,21 +124,20 @@ func CheckPages(dir string, required, withoutRuns []string) error {
 			errs = append(errs, err)
 			continue
 		}
-		if slices.Contains(withoutRuns, rel) {
-			continue
-		}
-		doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
-		if !hasRunBlock(doc) {
-			errs = append(errs, fmt.Errorf("content/%s: no runnable example (a ```js run block)", rel))
-		}
+		pc := parser.NewContext()
+		doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+		errs = append(errs, check(rel, doc, pc)...)
 	}
 	return errors.Join(errs...)
 }
 
-func hasRunBlock(doc ast.Node) bool {
+func hasRunBlock(doc ast.Node) bool { return has[*RunBlock](doc) }
+
+// has reports whether doc holds a node of type T.
+func has[T ast.Node](doc ast.Node) bool {
 	found := false
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if _, ok := n.(*RunBlock); ok && entering {
+		if _, ok := n.(T); ok && entering {
 			found = true
 			return ast.WalkStop, nil
 		}

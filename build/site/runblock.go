@@ -102,13 +102,7 @@ type runTransformer struct{}
 
 func (runTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
-	var fences []*ast.FencedCodeBlock
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if f, ok := n.(*ast.FencedCodeBlock); ok && entering {
-			fences = append(fences, f)
-		}
-		return ast.WalkContinue, nil
-	})
+	fences := fencedBlocks(doc)
 	consumed := make(map[*ast.FencedCodeBlock]bool)
 	runs := 0
 	for _, f := range fences {
@@ -155,6 +149,18 @@ func (runTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser
 			addRunError(pc, fenceLine(f, source), "an output block must follow a js run block")
 		}
 	}
+}
+
+// fencedBlocks lists the fenced code blocks of doc in document order.
+func fencedBlocks(doc ast.Node) []*ast.FencedCodeBlock {
+	var fences []*ast.FencedCodeBlock
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if f, ok := n.(*ast.FencedCodeBlock); ok && entering {
+			fences = append(fences, f)
+		}
+		return ast.WalkContinue, nil
+	})
+	return fences
 }
 
 // isOutput reports whether f is an output block: `output` alone when

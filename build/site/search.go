@@ -95,6 +95,14 @@ func writeSearchText(prose, code *strings.Builder, n ast.Node, source []byte) {
 			code.WriteString(c.Source)
 			code.WriteByte(' ')
 			return ast.WalkSkipChildren, nil
+		case *Exercise:
+			// The task is prose; the design is code. The solution stays
+			// out: a search should not hand over the answer.
+			b.WriteString(c.Check.Task)
+			b.WriteByte(' ')
+			code.WriteString(c.Start)
+			code.WriteByte(' ')
+			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock, *ast.RawHTML, *MapBlock:
 			// Raw HTML is not rendered (goldmark's default), and the
 			// pattern map draws the titles of pages indexed anyway.

@@ -56,10 +56,17 @@ type Page struct {
 	// Tool names the local server's tool the page holds (explorer or
 	// inspector): its module, site/tools/<Tool>.js, runs in the page.
 	Tool string
+	// Path is the reading order this page sets out (front matter path:),
+	// as paths under content/; at most one page has one.
+	Path []string
+	// Exercises counts the page's exercises.
+	Exercises int
 
 	Body     template.HTML
 	Headings []Heading
-	HasRuns  bool
+	// HasRuns says the page holds run examples or exercises, which
+	// play/examples.js brings to life.
+	HasRuns bool
 	// Sections are the page's parts for the search index.
 	Sections []Section
 }
@@ -76,6 +83,10 @@ type frontMatter struct {
 	// Tool gives the page the mount point of one of the local server's
 	// tools (site/tools/<tool>.js): the explorer or the inspector.
 	Tool string `yaml:"tool"`
+	// Path is a reading order through other pages, as paths under
+	// content/: the page lists them, and each of them links to the one
+	// before and after it.
+	Path []string `yaml:"path"`
 }
 
 // Build renders the site from o.Root into o.Out. It writes into a new
@@ -191,6 +202,9 @@ func readPages(dir string) ([]*Page, error) {
 	if err := checkRelated(pages); err != nil {
 		errs = append(errs, err)
 	}
+	if err := checkPath(pages); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -253,11 +267,13 @@ func renderPage(md goldmark.Markdown, rel string, src []byte) (*Page, []error) {
 		Order:       fm.Order,
 		Playground:  fm.Layout == "playground",
 		Tool:        fm.Tool,
+		Path:        fm.Path,
+		Exercises:   bytes.Count(body.Bytes(), []byte(`<figure class="exercise"`)),
 		// The renderer escapes text and refuses raw HTML (goldmark's
 		// default), so its output is safe to place as it is.
 		Body:     template.HTML(body.String()),
 		Headings: headings,
-		HasRuns:  bytes.Contains(body.Bytes(), []byte(`class="run-example"`)),
+		HasRuns:  bytes.Contains(body.Bytes(), []byte(`class="run-example"`)) || bytes.Contains(body.Bytes(), []byte(`class="exercise"`)),
 		Sections: pageSections(doc, src, headings),
 	}
 	return p, nil
@@ -282,12 +298,57 @@ func checkRelated(pages []*Page) error {
 	return errors.Join(errs...)
 }
 
+// checkPath makes sure at most one page sets out a reading order, and
+// that it names existing pages, each once, not itself.
+func checkPath(pages []*Page) error {
+	have := make(map[string]bool)
+	for _, p := range pages {
+		have[p.Src] = true
+	}
+	var errs []error
+	var setter string
+	for _, p := range pages {
+		if len(p.Path) == 0 {
+			continue
+		}
+		if setter != "" {
+			errs = append(errs, fmt.Errorf("content/%s: a reading order (path:) is set by content/%s already", p.Src, setter))
+		}
+		setter = p.Src
+		seen := make(map[string]bool)
+		for _, q := range p.Path {
+			switch {
+			case !have[q]:
+				errs = append(errs, fmt.Errorf("content/%s: path names %q, which does not exist (name it by its path under content/)", p.Src, q))
+			case seen[q]:
+				errs = append(errs, fmt.Errorf("content/%s: path names %q twice", p.Src, q))
+			case q == p.Src:
+				errs = append(errs, fmt.Errorf("content/%s: path names the page itself", p.Src))
+			}
+			seen[q] = true
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // A navLink is one entry of a page's navigation.
 type navLink struct {
 	Title   string
 	Href    string
 	Current bool
 	Summary template.HTML
+	// Page is the target's URL from the site's root, Exercises its
+	// exercises: what progress.js matches the reader's progress with.
+	Page      string
+	Exercises int
+}
+
+// A pathStep is where a page stands in the reading order: the page that
+// sets it out, the pages before and after it, and its number.
+type pathStep struct {
+	Start      navLink
+	Prev, Next *navLink
+	Step, Of   int
 }
 
 // A navGroup is one folder's pages in the navigation.
@@ -306,6 +367,10 @@ type pageData struct {
 	NavGroups []navGroup
 	Related   []navLink
 	TOC       []Heading
+	// Path lists the reading order, on the page that sets it out; Step
+	// is where a page of it stands, nil elsewhere.
+	Path []navLink
+	Step *pathStep
 }
 
 // navGroups names the folders of content/ in the navigation, in its
@@ -411,7 +476,7 @@ func addNav(d *pageData, p *Page, groups []pageGroup) {
 	for _, group := range groups {
 		g := navGroup{Title: group.Title}
 		for _, q := range group.Pages {
-			g.Links = append(g.Links, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p})
+			g.Links = append(g.Links, navLink{Title: q.Title, Href: p.Root + q.URL, Current: q == p, Page: q.URL, Exercises: q.Exercises})
 			g.Current = g.Current || q == p
 		}
 		d.Nav = append(d.Nav, g.Links...)
@@ -425,12 +490,41 @@ func writePages(out string, tmpl *template.Template, pages []*Page) error {
 		bySrc[p.Src] = p
 	}
 	groups := groupPages(pages)
+	var start *Page
+	for _, p := range pages {
+		if len(p.Path) > 0 {
+			start = p
+		}
+	}
+	link := func(from, to *Page) navLink {
+		return navLink{Title: to.Title, Href: from.Root + to.URL, Summary: to.SummaryHTML, Page: to.URL, Exercises: to.Exercises}
+	}
 	for _, p := range pages {
 		d := pageData{Page: p, Root: p.Root}
 		addNav(&d, p, groups)
 		for _, r := range p.Related {
-			q := bySrc[r]
-			d.Related = append(d.Related, navLink{Title: q.Title, Href: p.Root + q.URL, Summary: q.SummaryHTML})
+			d.Related = append(d.Related, link(p, bySrc[r]))
+		}
+		if start != nil {
+			for i, src := range start.Path {
+				q := bySrc[src]
+				if p == start {
+					d.Path = append(d.Path, link(p, q))
+				}
+				if q != p {
+					continue
+				}
+				step := &pathStep{Start: link(p, start), Step: i + 1, Of: len(start.Path)}
+				if i > 0 {
+					prev := link(p, bySrc[start.Path[i-1]])
+					step.Prev = &prev
+				}
+				if i+1 < len(start.Path) {
+					next := link(p, bySrc[start.Path[i+1]])
+					step.Next = &next
+				}
+				d.Step = step
+			}
 		}
 		for _, h := range p.Headings {
 			if h.Level == 2 {

@@ -307,7 +307,7 @@ func TestToolPages(t *testing.T) {
 			`<script type="module" src="tools/` + tool + `.js"></script>`,
 			`<link rel="stylesheet" href="tools/tools.css">`,
 			`<div id="tool" class="tool" data-root=""></div>`,
-			`<body class="wide">`,
+			`<body class="wide" data-page="` + tool + `.html">`,
 		} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s.html lacks %s", tool, want)

@@ -17,14 +17,15 @@ const BrowserDir = "build/browser"
 const chromiumPath = "/usr/bin/chromium"
 
 // Browser runs the built site in headless Chromium (build/browser's
-// site.test.mjs, playground.test.mjs, a11y.test.mjs, search.test.mjs,
-// explorer.test.mjs and embed.test.mjs): every page, every run example,
-// share links, export and import, reload persistence, responsiveness
-// under a load, the playground's care for the reader's work and its
-// errors, axe-core on every page in both themes, the search box, the
-// local server's explorer and inspector while the JS SDK writes to it,
-// and the embed on pages of another origin; screenshots. It installs
-// Debian's chromium when it is missing.
+// site.test.mjs, exercises.test.mjs, playground.test.mjs, a11y.test.mjs,
+// search.test.mjs, explorer.test.mjs and embed.test.mjs): every page,
+// every run example, every exercise failing as given and passing as
+// solved, the reading order and progress, share links, export and import,
+// reload persistence, responsiveness under a load, the playground's care
+// for the reader's work and its errors, axe-core on every page in both
+// themes, the search box, the local server's explorer and inspector while
+// the JS SDK writes to it, and the embed on pages of another origin;
+// screenshots. It installs Debian's chromium when it is missing.
 func Browser(env Env) Tally {
 	const what = "the site in headless Chromium"
 	t, ok := browserSetup(env)
@@ -35,20 +36,23 @@ func Browser(env Env) Tally {
 		t.Add(env.CannotRun(what, reason))
 		return t
 	}
-	t.Add(nodeTests(env, what, "site.test.mjs", "playground.test.mjs", "a11y.test.mjs", "search.test.mjs", "explorer.test.mjs", "embed.test.mjs"))
+	t.Add(nodeTests(env, what, "site.test.mjs", "exercises.test.mjs", "playground.test.mjs", "a11y.test.mjs", "search.test.mjs", "explorer.test.mjs", "embed.test.mjs"))
 	return t
 }
 
 // Parity runs every example of the built site in Node with the real
 // @azure/data-tables against the local server (build/browser's
 // parity.test.mjs), held to its declared output and plans and to what the
-// browser printed.
+// browser printed; checks every exercise's starting design (it must fail)
+// and solution (it must pass) with the same grader, held to the browser's
+// verdicts (exercise-parity.test.mjs); and runs page examples through the
+// prelude in a Node script of their own (prelude.test.mjs).
 func Parity(env Env) Tally {
 	t, ok := browserSetup(env)
 	if !ok {
 		return t
 	}
-	t.Add(nodeTests(env, "the examples in Node with the real SDK", "parity.test.mjs"))
+	t.Add(nodeTests(env, "the examples and exercises in Node with the real SDK", "parity.test.mjs", "exercise-parity.test.mjs", "prelude.test.mjs"))
 	return t
 }
 

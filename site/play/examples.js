@@ -10,8 +10,12 @@
 // gets the Table storage | Cosmos DB for Table switch; its Cosmos side
 // runs against a store named "cosmos:…" (the engine's Cosmos DB for Table
 // profile).
+//
+// Every exercise of the page (figure.exercise) becomes a live exercise
+// (exercise.js), sharing the page's runner and engine with its examples.
 
 import { lazyRunHost, liveExample, planList } from "./live-example.js";
+import { enhanceExercise } from "./exercise.js";
 import { el } from "./view.js";
 
 const here = new URL(".", import.meta.url);
@@ -79,4 +83,6 @@ addStyles();
 const runHost = lazyRunHost();
 const figures = document.querySelectorAll("figure.run-example");
 for (const figure of figures) enhance(figure, runHost);
-if (figures.length && ranBefore.get()) runHost().then((h) => h.warm(), () => {});
+const exercises = document.querySelectorAll("figure.exercise");
+for (const figure of exercises) enhanceExercise(figure, runHost);
+if ((figures.length || exercises.length) && ranBefore.get()) runHost().then((h) => h.warm(), () => {});

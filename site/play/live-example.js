@@ -23,12 +23,16 @@
 // button.run-target-option with data-target "table" or "cosmos" and
 // aria-pressed. Choosing the other side runs the same code again against
 // that side's store (a "cosmos:…" store is the engine's Cosmos DB for
-// Table profile) and holds it to that side's output and plans.
+// Table profile) and holds it to that side's output and plans. On that
+// side the plans and scorecards also show request units as cost.js
+// models them (li.run-plan's data-ru), and p.run-units adds them up,
+// labelled as a model.
 
 import { crossOrigin } from "./workers.js";
 import { el, errorText, renderError, renderHeat, renderPlans, renderScorecards } from "./view.js";
 import { Heat, PARTITION_TARGET } from "./heat.js";
 import { shareHash } from "./share.js";
+import { requestUnits, ruText } from "./cost.js";
 
 const here = new URL(".", import.meta.url);
 
@@ -128,56 +132,10 @@ export function liveExample(parts, runHost) {
 
   // The editor, once the reader goes to edit: until then the code is the
   // example's own and the page's block shows it.
-  let editor = null;
-  let editing = null;
-  const codeNow = () => editor?.code() ?? source;
-  function edit({ focus: take = true } = {}) {
-    editing ??= import("./editor.js").then(({ createEditor }) => {
-      const place = el("div", "run-editor");
-      box.insertBefore(place, code ?? bar);
-      editor = createEditor(place, source, () => start(), label);
-      if (code) code.hidden = true;
-      hint.textContent = "Ctrl/⌘+Enter runs";
-      host.dataset.editing = "";
-      return editor;
-    });
-    return editing.then((ed) => {
-      if (take) ed.view.focus();
-      return ed;
-    });
-  }
-  if (code) code.addEventListener("click", () => edit());
-  if (focus) {
-    focus.setAttribute("aria-label", `${label}: press Enter to edit`);
-    focus.title = "Click to edit";
-    focus.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && !e.ctrlKey && !e.metaKey) {
-        e.preventDefault();
-        edit();
-      } else if (e.key === "Enter") {
-        e.preventDefault();
-        start();
-      }
-    });
-  }
-
-  // The playground link carries the code as it is when followed. From a
-  // page of another site it opens beside that page, not in its place.
-  const playground = new URL("../playground.html", here);
-  if (crossOrigin(playground)) {
-    openLink.target = "_blank";
-    openLink.rel = "noopener";
-  }
-  const linkTo = async (text) => {
-    playground.hash = await shareHash(text);
-    openLink.href = playground.href;
-  };
-  linkTo(source);
-  for (const event of ["pointerdown", "focus"]) {
-    openLink.addEventListener(event, () => {
-      if (editor && editor.code() !== source) linkTo(editor.code());
-    });
-  }
+  const ed = editorOnDemand({ host, box, code, focus, before: code ?? bar, source, label, hint, onRun: () => start() });
+  const codeNow = ed.code;
+  const edit = ed.edit;
+  linkPlayground(openLink, source, ed);
 
   let runs = 0;
 
@@ -204,12 +162,15 @@ export function liveExample(parts, runHost) {
     delete host.dataset.matches;
     runButton.disabled = true;
     stopButton.hidden = false;
-    editor?.clearMarks();
+    ed.editor?.clearMarks();
     const printed = el("pre", "run-printed");
     output.replaceChildren(printed, el("p", "run-status", "Running…"));
     let result;
     let h = null;
     const heatModel = new Heat();
+    // On the Cosmos DB side, the writes' request units as cost.js models
+    // them, added up as the requests come (the plans carry the reads').
+    let writeUnits = 0;
     onRun?.();
     try {
       h = await runHost();
@@ -219,17 +180,21 @@ export function liveExample(parts, runHost) {
         onPrint: (line) => {
           printed.textContent += (printed.textContent ? "\n" : "") + line;
         },
-        onRequest: (entry) => heatModel.add(entry),
+        onRequest: (entry) => {
+          heatModel.add(entry);
+          if (side === "cosmos" && !entry.plan) writeUnits += requestUnits(entry);
+        },
       });
     } catch (err) {
       result = { output: printed.textContent, queries: [], requests: [], plans: [], error: { name: "Error", message: err.message } };
     }
     if (mine !== runs) return;
-    show(result, printed, heatModel.summary(), sides[side]);
+    show(result, printed, heatModel.summary(), sides[side], writeUnits);
     if (map && h && result.queries.length) drawMap(h, store, result, mine);
   }
 
-  function show(result, printed, heatSummary, { expected, declared, name }) {
+  function show(result, printed, heatSummary, { expected, declared, name }, writeUnits) {
+    const ru = side === "cosmos";
     runButton.disabled = false;
     stopButton.hidden = true;
     printed.textContent = result.output;
@@ -240,8 +205,9 @@ export function liveExample(parts, runHost) {
       shown.push(renderError(error));
       if (error.line) edit({ focus: false }).then((ed) => ed.markError({ line: error.line, column: error.column, message: errorText(error) }));
     }
-    if (result.scorecards?.length) shown.push(renderScorecards(result.scorecards));
-    if (result.queries.length) shown.push(renderPlans(result.queries));
+    if (result.scorecards?.length) shown.push(renderScorecards(result.scorecards, { ru }));
+    if (result.queries.length) shown.push(renderPlans(result.queries, { ru }));
+    if (ru) shown.push(unitsNote(result.queries, writeUnits));
     // The heat panel shows where the example asks for it, and wherever a
     // partition went over its target.
     if (heat || heatSummary.over > 0) shown.push(renderHeat(heatSummary, PARTITION_TARGET));
@@ -282,8 +248,8 @@ export function liveExample(parts, runHost) {
   resetButton.addEventListener("click", () => {
     if (host.dataset.state === "running") runHost.peek()?.stop();
     runs++;
-    editor?.setCode(source);
-    editor?.clearMarks();
+    ed.editor?.setCode(source);
+    ed.editor?.clearMarks();
     output.replaceChildren();
     runButton.disabled = false;
     stopButton.hidden = true;
@@ -295,4 +261,86 @@ export function liveExample(parts, runHost) {
 
 function sameList(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * editorOnDemand manages the editor of an example or an exercise, which
+ * loads only when the reader goes to edit (a click or a tap on code, Enter
+ * on focus, Ctrl/Cmd+Enter there runs onRun): it goes into box before
+ * before, code is hidden then, hint says editingHint, and host gets
+ * data-editing. It returns {editor (null until loaded), code(), edit({focus})},
+ * where code() is the editor's text, or source before it loads.
+ */
+export function editorOnDemand({ host, box, code, focus, before, source, label, hint, onRun, editingHint = "Ctrl/⌘+Enter runs" }) {
+  const api = { editor: null, code: () => api.editor?.code() ?? source, edit };
+  let editing = null;
+  function edit({ focus: take = true } = {}) {
+    editing ??= import("./editor.js").then(({ createEditor }) => {
+      const place = el("div", "run-editor");
+      box.insertBefore(place, before);
+      api.editor = createEditor(place, source, onRun, label);
+      if (code) code.hidden = true;
+      hint.textContent = editingHint;
+      host.dataset.editing = "";
+      return api.editor;
+    });
+    return editing.then((ed) => {
+      if (take) ed.view.focus();
+      return ed;
+    });
+  }
+  if (code) code.addEventListener("click", () => edit());
+  if (focus) {
+    focus.setAttribute("aria-label", `${label}: press Enter to edit`);
+    focus.title = "Click to edit";
+    focus.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        edit();
+      } else if (e.key === "Enter") {
+        e.preventDefault();
+        onRun();
+      }
+    });
+  }
+  return api;
+}
+
+/**
+ * linkPlayground points link at the playground with the code in its
+ * fragment, brought up to date with ed's editor when followed. From a
+ * page of another site it opens beside that page, not in its place.
+ */
+export function linkPlayground(link, source, ed) {
+  const playground = new URL("../playground.html", here);
+  if (crossOrigin(playground)) {
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
+  const linkTo = async (text) => {
+    playground.hash = await shareHash(text);
+    link.href = playground.href;
+  };
+  linkTo(source);
+  for (const event of ["pointerdown", "focus"]) {
+    link.addEventListener(event, () => {
+      if (ed.editor && ed.editor.code() !== source) linkTo(ed.editor.code());
+    });
+  }
+}
+
+// unitsNote sums the request units of a run on the Cosmos DB side, reads
+// and writes, and says they are tablelab's model, with the page that
+// explains it.
+function unitsNote(queries, writes) {
+  const reads = queries.reduce((sum, q) => sum + (q.ru ?? 0), 0);
+  const p = el("p", "run-units", `Request units, as tablelab models them: reads ${ruText(reads)}, writes ${ruText(writes)}. `);
+  const link = el("a", "", "How the model counts");
+  link.href = new URL("../concepts/cosmos-db.html#request-units", here).href;
+  if (crossOrigin(link.href)) {
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
+  p.append(link, ".");
+  return p;
 }

@@ -6,6 +6,9 @@
 // modules, the HTTP client, the connection string, how time passes) comes
 // in through env.
 
+import { byteSize, counted, dollars, grouped, isTableRequest, monthlyRequests, monthlyStorage, requestUnits, writesOf } from "./cost.js";
+import { operationsOf } from "./heat.js";
+
 /** PLAN_HEADER and the two beside it are the engine's cost headers. */
 export const PLAN_HEADER = "x-tablelab-plan";
 const EXAMINED_HEADER = "x-tablelab-examined";
@@ -40,19 +43,44 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * wrapped so that any client it makes reports its requests here, plus
  * print, console, sleep, scorecard and connectionString.
  *
- * scorecard(title, checks) runs named access patterns and prints how each
- * was served: checks maps each pattern's name to an async function that
- * reads through the SDK (an async iterable it returns is drained). It
- * prints the title, then one line a check, in order:
+ * scorecard(title, checks, options?) runs named access patterns and
+ * prints how each was served: checks maps each pattern's name to an async
+ * function that reads (or writes) through the SDK (an async iterable it
+ * returns is drained). It prints the title, then one line a check, in
+ * order:
  *
  *   orders of a customer: range, 12 examined / 12 returned
  *   orders by date: table-scan ×3, 30,000 examined / 40 returned
+ *   new order: wrote 2 entities (318 bytes) in 1 request
  *
- * from the reads the check made: the costliest of their plans, "×k" when
- * it made k > 1 reads (each page of a query is a read), and the sums of
- * what they examined and returned. Its reads stay among the run's queries
- * and plans like any other. It resolves to the card it printed, {title,
- * rows: [{name, plan, reads, examined, returned}]}; result.scorecards
+ * from the requests the check made: the costliest plan of its reads, "×k"
+ * when it made k > 1 reads (each page of a query is a read), the sums of
+ * what they examined and returned; then, when it wrote, the entities it
+ * inserted, replaced or merged, their size as the service counts it
+ * (cost.js's entitySize), what it deleted and in how many requests (a
+ * batch is one), and any other request it made ("1 other request": a
+ * table created, a queue or blob call). Its reads stay among the run's
+ * queries and plans like any other.
+ *
+ * options, all optional, state the volumes the design must serve, and
+ * add a money line:
+ *
+ *   perSecond  {pattern name: how many times a second it runs}: each such
+ *              line ends " · 40/s: $22.71 a month", its requests a month
+ *              at Table storage's price per transaction (cost.js PRICES)
+ *   entities   how many entities the design keeps: a number, or {table:
+ *              number}; priced by the GB-month at the mean size of the
+ *              entities this run wrote (to that table), on a line
+ *              "  stored: 80,000 entities, 9.8 MiB: <$0.01 a month"
+ *   results    true keeps each check's value (a drained iterable's
+ *              items) as plain JSON in its row's result, for a grader
+ *
+ * With either volume the card ends "  in all: $22.90 a month". A scorecard
+ * resolves to the card it printed, {title, rows: [{name, plan, reads,
+ * examined, returned, requests, writes, written, deleted, bytes, ru,
+ * hottest, hottestPartition, perSecond?, dollars?, result?, line}],
+ * stored?, dollars?} (summarizeRequests says what each counts), where
+ * dollars is a month's price and line the row as printed; result.scorecards
  * lists every card of the run.
  *
  *   env.sdk               the SDK modules' exports as one object
@@ -80,49 +108,7 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  *                         if it must stop the code
  */
 export async function run(code, env) {
-  const lines = [];
-  const requests = [];
-  const print = (...values) => {
-    const line = values.map(formatValue).join(" ");
-    lines.push(line);
-    env.onPrint?.(line);
-  };
-  const captured = {
-    log: print,
-    info: print,
-    warn: print,
-    error: print,
-    debug: print,
-  };
-  const options = {
-    httpClient: env.httpClient,
-    extra: env.clientOptions ?? { allowInsecureConnection: true },
-    policy: recordingPolicy(requests, env.onRequest),
-  };
-  const scorecards = [];
-  const scorecard = async (title, checks) => {
-    const card = await runScorecard(String(title), checks, requests, print);
-    scorecards.push(card);
-    env.onScorecard?.(card);
-    return card;
-  };
-  const globals = {
-    ...env.sdk,
-    TableClient: withOptions(env.sdk.TableClient, 2, options),
-    TableServiceClient: withOptions(env.sdk.TableServiceClient, 1, options),
-    connectionString: env.connectionString,
-    print,
-    console: captured,
-    sleep: (seconds) => (env.sleep ?? realSleep)(Number(seconds)),
-    scorecard,
-  };
-  for (const [name, kind] of Object.entries(STORAGE_CLIENTS)) {
-    if (typeof env.sdk[name] === "function") globals[name] = withStorageOptions(env.sdk[name], kind, options);
-  }
-  if (typeof env.sdk.newPipeline === "function") {
-    const newPipeline = env.sdk.newPipeline;
-    globals.newPipeline = (credential, pipelineOptions) => newPipeline(credential, storageOptions(options, pipelineOptions));
-  }
+  const { globals, lines, requests, scorecards } = sandbox(env);
   const names = Object.keys(globals).filter((n) => identifier.test(n));
   const result = { output: "", plans: [], queries: [], requests, scorecards };
   const body = withoutSdkImports(code);
@@ -152,11 +138,68 @@ export async function run(code, env) {
 }
 
 /**
+ * sandbox makes what the code of an example sees, for run and for the
+ * prelude (prelude.mjs), which gives the same names to a reader's own
+ * Node script: {globals, lines, requests, scorecards}, where globals maps
+ * each name to its value (the SDKs' exports with the clients wrapped,
+ * connectionString, print, console, sleep, scorecard) and the three lists
+ * fill as the code prints, makes requests and finishes scorecards. env is
+ * run's.
+ */
+export function sandbox(env) {
+  const lines = [];
+  const requests = [];
+  const print = (...values) => {
+    const line = values.map(formatValue).join(" ");
+    lines.push(line);
+    env.onPrint?.(line);
+  };
+  const captured = {
+    log: print,
+    info: print,
+    warn: print,
+    error: print,
+    debug: print,
+  };
+  const options = {
+    httpClient: env.httpClient,
+    extra: env.clientOptions ?? { allowInsecureConnection: true },
+    policy: recordingPolicy(requests, env.onRequest),
+  };
+  const scorecards = [];
+  const scorecard = async (title, checks, options) => {
+    const card = await runScorecard(String(title), checks, options, requests, print);
+    scorecards.push(card);
+    env.onScorecard?.(card);
+    return card;
+  };
+  const globals = {
+    ...env.sdk,
+    TableClient: withOptions(env.sdk.TableClient, 2, options),
+    TableServiceClient: withOptions(env.sdk.TableServiceClient, 1, options),
+    connectionString: env.connectionString,
+    print,
+    console: captured,
+    sleep: (seconds) => (env.sleep ?? realSleep)(Number(seconds)),
+    scorecard,
+  };
+  for (const [name, kind] of Object.entries(STORAGE_CLIENTS)) {
+    if (typeof env.sdk[name] === "function") globals[name] = withStorageOptions(env.sdk[name], kind, options);
+  }
+  if (typeof env.sdk.newPipeline === "function") {
+    const newPipeline = env.sdk.newPipeline;
+    globals.newPipeline = (credential, pipelineOptions) => newPipeline(credential, storageOptions(options, pipelineOptions));
+  }
+  return { globals, lines, requests, scorecards };
+}
+
+/**
  * queryOf is a read as a run's result lists it among its queries: {plan,
- * examined, returned, method, url, status, warning?}.
+ * examined, returned, method, url, status, ru, warning?}, where ru is
+ * cost.js's model of the request units Cosmos DB for Table would charge.
  */
 export function queryOf(r) {
-  const q = { plan: r.plan, examined: r.examined, returned: r.returned, method: r.method, url: r.url, status: r.status };
+  const q = { plan: r.plan, examined: r.examined, returned: r.returned, method: r.method, url: r.url, status: r.status, ru: requestUnits(r) };
   if (r.warning) q.warning = r.warning;
   return q;
 }
@@ -171,29 +214,163 @@ export function queryOf(r) {
 export const PLAN_COST = ["point", "range", "index", "partition-scan", "table-scan"];
 
 // runScorecard runs each check in turn and prints its line, taking the
-// check's reads from what the recording policy adds to requests while it
-// runs. A check that throws ends the scorecard, and the program, with
+// check's requests from what the recording policy adds to requests while
+// it runs. A check that throws ends the scorecard, and the program, with
 // its error.
-async function runScorecard(title, checks, requests, print) {
+async function runScorecard(title, checks, options = {}, requests, print) {
   if (!checks || typeof checks !== "object") throw new TypeError("scorecard(title, checks): checks must be an object of named async functions");
+  const volumes = readVolumes(checks, options ?? {});
   const card = { title, rows: [] };
   print(title);
   for (const [name, check] of Object.entries(checks)) {
     if (typeof check !== "function") throw new TypeError(`scorecard: the check "${name}" is not a function`);
     const from = requests.length;
-    const value = await check();
+    let value = await check();
     // A query's pages are fetched only as they are iterated: a check may
     // return listEntities(…) and let the scorecard read it to the end.
     if (value && typeof value[Symbol.asyncIterator] === "function") {
-      for await (const _ of value) {
-        // each page the iterator fetches is recorded as a read
+      const items = [];
+      for await (const item of value) {
+        if (volumes.results) items.push(item);
       }
+      value = items;
     }
-    const row = { name, ...summarizeReads(requests.slice(from).filter((r) => r.plan)) };
+    const row = { name, ...summarizeRequests(requests.slice(from)) };
+    if (volumes.perSecond[name] !== undefined) {
+      row.perSecond = volumes.perSecond[name];
+      row.dollars = monthlyRequests(row.billed, row.perSecond).dollars;
+    }
+    delete row.billed;
+    if (volumes.results) row.result = plain(value);
+    row.line = scorecardLine(row);
     card.rows.push(row);
-    print(scorecardLine(row));
+    print(row.line);
+  }
+  if (volumes.entities !== undefined) {
+    card.stored = storedCost(volumes.entities, requests);
+    print(`  stored: ${grouped(card.stored.entities)} ${card.stored.entities === 1 ? "entity" : "entities"}, ${byteSize(card.stored.bytes)}: ${dollars(card.stored.dollars)} a month`);
+  }
+  if (volumes.priced) {
+    card.dollars = card.rows.reduce((sum, r) => sum + (r.dollars ?? 0), card.stored?.dollars ?? 0);
+    print(`  in all: ${dollars(card.dollars)} a month`);
   }
   return card;
+}
+
+// readVolumes checks a scorecard's options against its checks.
+function readVolumes(checks, options) {
+  if (typeof options !== "object") throw new TypeError("scorecard(title, checks, options): options must be an object");
+  const perSecond = options.perSecond ?? {};
+  for (const [name, n] of Object.entries(perSecond)) {
+    if (!(name in checks)) throw new TypeError(`scorecard: perSecond names "${name}", which is not one of the checks`);
+    if (typeof n !== "number" || !(n >= 0)) throw new TypeError(`scorecard: perSecond["${name}"] must be a number of times a second`);
+  }
+  const entities = options.entities;
+  if (entities !== undefined) {
+    const counts = typeof entities === "number" ? [entities] : Object.values(entities ?? {});
+    if (entities === null || counts.some((n) => typeof n !== "number" || !(n >= 0))) {
+      throw new TypeError("scorecard: entities must be a number of entities, or {table: number}");
+    }
+  }
+  return { perSecond, entities, results: Boolean(options.results), priced: Object.keys(perSecond).length > 0 || entities !== undefined };
+}
+
+// storedCost prices the entities a design keeps for a month, each at the
+// mean size of the entities the run wrote (to its table, when entities
+// counts them per table).
+function storedCost(entities, requests) {
+  const sizes = new Map();
+  let all = 0;
+  let count = 0;
+  for (const entry of requests) {
+    for (const s of writesOf(entry).sizes) {
+      const key = s.table.toLowerCase();
+      const t = sizes.get(key) ?? { bytes: 0, count: 0 };
+      t.bytes += s.bytes;
+      t.count++;
+      sizes.set(key, t);
+      all += s.bytes;
+      count++;
+    }
+  }
+  let total = 0;
+  let bytes = 0;
+  const parts = typeof entities === "number" ? [[null, entities]] : Object.entries(entities);
+  for (const [table, n] of parts) {
+    const seen = table === null ? { bytes: all, count } : sizes.get(table.toLowerCase());
+    if (!seen?.count) {
+      throw new TypeError(`scorecard: no entity${table === null ? "" : ` of ${table}`} was written in this run, so its size is unknown`);
+    }
+    total += n;
+    bytes += (n * seen.bytes) / seen.count;
+  }
+  return { entities: total, bytes: Math.round(bytes), dollars: monthlyStorage(bytes) };
+}
+
+/**
+ * summarizeRequests is what a check's requests cost, as a scorecard
+ * shows it: summarizeReads of its reads, and {requests, writes, written,
+ * deleted, bytes, ru, hottest, hottestPartition, billed}: every request,
+ * those that write table entities (a batch is one), the entities written
+ * and deleted and their size, the model's request units (cost.js), the
+ * most entity operations on one partition (heat.js's operations: an
+ * entity written or examined; hottestPartition names it, "table/key"),
+ * and the requests of the Table service, which the money line prices.
+ */
+export function summarizeRequests(entries) {
+  const out = { ...summarizeReads(entries.filter((r) => r.plan)), requests: entries.length, writes: 0, written: 0, deleted: 0, bytes: 0, ru: 0, hottest: 0, hottestPartition: "", billed: 0 };
+  const load = new Map();
+  for (const e of entries) {
+    const table = isTableRequest(e);
+    if (table) out.billed++;
+    if (table) {
+      for (const op of operationsOf(e)) {
+        if (op.partition === null) continue;
+        const key = `${op.table}/${op.partition}`;
+        const n = (load.get(key) ?? 0) + op.count;
+        load.set(key, n);
+        if (n > out.hottest) [out.hottest, out.hottestPartition] = [n, key];
+      }
+    }
+    if (table && !e.plan && e.method !== "GET" && isEntityWrite(e.url)) out.writes++;
+    const w = writesOf(e);
+    out.written += w.written;
+    out.deleted += w.deleted;
+    out.bytes += w.bytes;
+    out.ru += requestUnits(e);
+  }
+  out.ru = Math.round(out.ru * 100) / 100;
+  return out;
+}
+
+// isEntityWrite tells a write of entities (to a table, an entity or a
+// batch) from the table service's other requests (a table made or
+// dropped, its ACL).
+function isEntityWrite(url) {
+  try {
+    const path = decodeURIComponent(new URL(url).pathname);
+    return !/\/Tables(\(|$)/i.test(path) && !new URL(url).searchParams.has("comp");
+  } catch {
+    return false;
+  }
+}
+
+// plain is a check's value as JSON holds it: what a grader compares.
+function plain(v) {
+  if (v === undefined) return null;
+  try {
+    return JSON.parse(
+      JSON.stringify(v, (_, x) => {
+        if (typeof x === "bigint") return `${x}n`;
+        if (ArrayBuffer.isView(x)) return Array.from(x);
+        if (x instanceof Map) return Object.fromEntries(x);
+        if (x instanceof Set) return [...x];
+        return x;
+      }) ?? "null",
+    );
+  } catch {
+    return String(v);
+  }
 }
 
 /**
@@ -213,18 +390,30 @@ export function summarizeReads(reads) {
   return { plan: worst < 0 ? "" : PLAN_COST[worst], reads: reads.length, examined, returned };
 }
 
-/** scorecardLine is one check's line of a scorecard, indented by two spaces. */
-export function scorecardLine({ name, plan, reads, examined, returned }) {
-  if (reads === 0) return `  ${name}: no reads`;
-  const times = reads > 1 ? ` ×${reads}` : "";
-  return `  ${name}: ${plan}${times}, ${grouped(examined)} examined / ${grouped(returned)} returned`;
+/**
+ * scorecardLine is one check's line of a scorecard, indented by two
+ * spaces: its reads, then its writes and other requests when it made
+ * any, then its money when the scorecard was given its rate.
+ */
+export function scorecardLine(row) {
+  const { name, plan, reads, examined, returned } = row;
+  const parts = [];
+  if (reads > 0) parts.push(`${plan}${reads > 1 ? ` ×${reads}` : ""}, ${grouped(examined)} examined / ${grouped(returned)} returned`);
+  const writes = row.writes ?? 0;
+  if (writes > 0) {
+    const did = [];
+    if (row.written) did.push(`wrote ${counted(row.written, "entity", "entities")} (${byteSize(row.bytes)})`);
+    if (row.deleted) did.push(`deleted ${counted(row.deleted, "entity", "entities")}`);
+    if (did.length === 0) did.push("wrote nothing");
+    parts.push(`${did.join(", ")} in ${counted(writes, "request", "requests")}`);
+  }
+  const other = (row.requests ?? reads) - reads - writes;
+  if (other > 0) parts.push(`${counted(other, "other request", "other requests")}`);
+  let line = `  ${name}: ${parts.length ? parts.join("; ") : "no reads"}`;
+  if (row.perSecond !== undefined) line += ` · ${grouped(row.perSecond)}/s: ${dollars(row.dollars)} a month`;
+  return line;
 }
 
-// grouped writes a count with commas between thousands, the same in every
-// environment whatever its locale data.
-function grouped(n) {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
 
 // sdkImport matches an import of the SDKs, which the globals already
 // provide: code copied from the SDKs' samples then runs as it is.

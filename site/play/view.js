@@ -2,6 +2,7 @@
 // plan of each query and a reader's error as the SDK raised it.
 
 import { explainError, firstLine } from "./explain.js";
+import { byteSize, dollars, ruText } from "./cost.js";
 
 /** PLAN_LABELS names each plan class as the docs do. */
 export const PLAN_LABELS = {
@@ -32,10 +33,12 @@ export function planBadge(plan) {
 
 /**
  * renderPlans lists each query's plan, with the entities it examined and
- * returned, in the order the code made them. Each item carries data-plan,
- * data-examined and data-returned for tests and styles.
+ * returned, in the order the code made them; with ru set (the Cosmos DB
+ * for Table side), each query's request units as cost.js models them,
+ * marked as a model. Each item carries data-plan, data-examined and
+ * data-returned (and data-ru) for tests and styles.
  */
-export function renderPlans(queries) {
+export function renderPlans(queries, { ru = false } = {}) {
   const list = el("ol", "run-plans");
   list.setAttribute("aria-label", "Query plans");
   for (const q of queries) {
@@ -44,6 +47,12 @@ export function renderPlans(queries) {
     item.dataset.examined = String(q.examined);
     item.dataset.returned = String(q.returned);
     item.append(planBadge(q.plan), ` examined ${q.examined.toLocaleString("en-US")} · returned ${q.returned.toLocaleString("en-US")}`);
+    if (ru) {
+      item.dataset.ru = String(q.ru ?? 0);
+      const units = el("span", "run-plan-ru", ` · ≈ ${ruText(q.ru ?? 0)}`);
+      units.title = "Request units as tablelab models them from Microsoft's published figures, not Cosmos DB's own charge";
+      item.append(units);
+    }
     const where = queryTarget(q.url);
     if (where) item.append(el("code", "run-plan-target", where));
     // What the engine noticed about the query's filter, beside its plan.
@@ -62,21 +71,32 @@ export function renderPlans(queries) {
  * renderScorecards is the "Access patterns" panel of a run: each
  * scorecard the code printed as a small table, side by side when the
  * width allows (a naive design beside the pattern's), one row a check
- * with its costliest plan, its reads and what they examined and returned.
- * Each card carries data-title, each row data-name, data-plan, data-reads,
- * data-examined and data-returned, for tests.
+ * with its costliest plan, its reads and what they examined and returned;
+ * the requests and writes of a card whose checks wrote, its money when
+ * the scorecard stated volumes, and, with ru set (the Cosmos DB for Table
+ * side), cost.js's model of the request units. Each card carries
+ * data-title, each row data-name, data-plan, data-reads, data-examined,
+ * data-returned, data-requests, data-written, data-bytes, data-ru and
+ * data-line (the line the scorecard printed), for tests.
  */
-export function renderScorecards(cards) {
+export function renderScorecards(cards, { ru = false } = {}) {
   const section = el("section", "scorecards");
   section.setAttribute("aria-label", "Access patterns");
   section.append(el("p", "scorecards-title", "Access patterns"));
   const row = el("div", "scorecards-cards");
+  const fmt = (n) => n.toLocaleString("en-US");
   for (const card of cards) {
     const table = el("table", "scorecard");
     table.dataset.title = card.title;
     table.append(el("caption", "", card.title));
+    const writes = card.rows.some((r) => (r.requests ?? r.reads) !== r.reads);
+    const priced = card.rows.some((r) => r.dollars !== undefined) || card.stored !== undefined;
+    const columns = [["Pattern", ""], ["Plan", ""], ["Examined", "num"], ["Returned", "num"]];
+    if (writes) columns.push(["Requests", "num"], ["Written", "num"]);
+    if (ru) columns.push(["RU (model)", "num"]);
+    if (priced) columns.push(["A month", "num"]);
     const head = el("tr");
-    for (const [text, cls] of [["Pattern", ""], ["Plan", ""], ["Examined", "num"], ["Returned", "num"]]) {
+    for (const [text, cls] of columns) {
       const th = el("th", cls, text);
       th.scope = "col";
       head.append(th);
@@ -85,17 +105,53 @@ export function renderScorecards(cards) {
     const body = table.createTBody();
     for (const r of card.rows) {
       const tr = el("tr", "scorecard-row");
-      Object.assign(tr.dataset, { name: r.name, plan: r.plan, reads: String(r.reads), examined: String(r.examined), returned: String(r.returned) });
+      Object.assign(tr.dataset, {
+        name: r.name,
+        plan: r.plan,
+        reads: String(r.reads),
+        examined: String(r.examined),
+        returned: String(r.returned),
+        requests: String(r.requests ?? r.reads),
+        written: String(r.written ?? 0),
+        bytes: String(r.bytes ?? 0),
+        ru: String(r.ru ?? 0),
+        line: r.line ?? "",
+      });
       const name = el("th", "", r.name);
       name.scope = "row";
       const plan = el("td");
-      if (r.reads === 0) plan.append("no reads");
+      if (r.reads === 0) plan.append(r.writes ? "writes only" : "no reads");
       else {
         plan.append(planBadge(r.plan));
-        if (r.reads > 1) plan.append(el("span", "scorecard-reads", ` ×${r.reads.toLocaleString("en-US")}`));
+        if (r.reads > 1) plan.append(el("span", "scorecard-reads", ` ×${fmt(r.reads)}`));
       }
-      tr.append(name, plan, el("td", "num", r.examined.toLocaleString("en-US")), el("td", "num", r.returned.toLocaleString("en-US")));
+      tr.append(name, plan, el("td", "num", fmt(r.examined)), el("td", "num", fmt(r.returned)));
+      if (writes) {
+        const written = el("td", "num", fmt(r.written ?? 0));
+        if (r.written) written.title = byteSize(r.bytes);
+        if (r.deleted) written.append(el("span", "scorecard-deleted", ` −${fmt(r.deleted)}`));
+        tr.append(el("td", "num", fmt(r.requests ?? r.reads)), written);
+      }
+      if (ru) tr.append(el("td", "num", ruText(r.ru ?? 0)));
+      if (priced) {
+        const cell = el("td", "num", r.dollars === undefined ? "" : dollars(r.dollars));
+        if (r.perSecond !== undefined) cell.title = `${fmt(r.perSecond)} a second`;
+        tr.append(cell);
+      }
       body.append(tr);
+    }
+    if (priced) {
+      const foot = table.createTFoot();
+      const line = (label, value) => {
+        const tr = el("tr", "scorecard-money");
+        const th = el("th", "", label);
+        th.scope = "row";
+        th.colSpan = columns.length - 1;
+        tr.append(th, el("td", "num", value));
+        foot.append(tr);
+      };
+      if (card.stored) line(`Stored: ${fmt(card.stored.entities)} entities, ${byteSize(card.stored.bytes)}`, dollars(card.stored.dollars));
+      line("In all, a month", dollars(card.dollars ?? 0));
     }
     row.append(table);
   }

@@ -24,9 +24,10 @@ func Tier(env testrun.Env) testrun.Tally {
 	if t.Failed > 0 {
 		return t
 	}
-	t.Add(testrun.Check("site: every nav page exists, every link and anchor resolves, run pages load play/examples.js, engine files present", site.Check(out, true)))
+	t.Add(testrun.Check("site: every nav page exists, every link and anchor resolves, run and exercise pages load play/examples.js with every part, engine files present", site.Check(out, true)))
 	t.Add(testrun.Check("site: a second build gives the same bytes", sameAgain(env.Root, out)))
 	t.Add(requiredPages(env))
+	t.Add(testrun.Check("site: an exercise with Check and a solution on every pattern page and key concept page", site.CheckExercises(filepath.Join(env.Root, "content"), site.ExercisePages)))
 	return t
 }
 

@@ -377,9 +377,102 @@ for (const [name, envOf] of [
     assert.deepEqual(r.plans, ["point", "point", "range", "range", "range", "partition-scan", "table-scan"]);
     assert.equal(r.scorecards.length, 1);
     assert.deepEqual(heard, r.scorecards);
-    assert.deepEqual(r.scorecards[0].rows[1], { name: "orders of a customer, 5 a page", plan: "range", reads: 3, examined: 12, returned: 12 });
+    // Three pages of entities of 36 bytes each (the service's count):
+    // the Cosmos DB model charges each entity a page examined 1 RU.
+    assert.deepEqual(r.scorecards[0].rows[1], {
+      name: "orders of a customer, 5 a page",
+      plan: "range",
+      reads: 3,
+      examined: 12,
+      returned: 12,
+      requests: 3,
+      writes: 0,
+      written: 0,
+      deleted: 0,
+      bytes: 0,
+      ru: 12,
+      hottest: 12,
+      hottestPartition: `Score${name.length}/c1`,
+      line: "  orders of a customer, 5 a page: range ×3, 12 examined / 12 returned",
+    });
   });
 }
+
+// writesProgram writes the ways the SDK can, inside a scorecard with
+// volumes: what each check wrote and what a month of it costs must be
+// the same through the browser bundle and the Node SDK.
+const writesProgram = (table) => `
+const t = TableClient.fromConnectionString(connectionString, "${table}");
+await t.createTable();
+await t.submitTransaction([["create", { partitionKey: "a", rowKey: "1", name: "Zoë", n: 7, big: 2.5, flag: true }]]);
+await scorecard("writes", {
+  "one insert": () => t.createEntity({ partitionKey: "a", rowKey: "2", name: "Ola" }),
+  "a batch": () => t.submitTransaction([
+    ["create", { partitionKey: "a", rowKey: "3", when: new Date(0), id: { value: "9f1b2c3d-0000-4000-8000-000000000001", type: "Guid" } }],
+    ["upsert", { partitionKey: "a", rowKey: "4", big: { value: "12345678901", type: "Int64" } }, "Replace"],
+    ["delete", { partitionKey: "a", rowKey: "2" }],
+  ]),
+  "read, then merge": async () => {
+    const e = await t.getEntity("a", "1");
+    await t.updateEntity({ partitionKey: "a", rowKey: "1", n: e.n + 1 }, "Merge", { etag: e.etag });
+  },
+  "a refused write": async () => {
+    try {
+      await t.createEntity({ partitionKey: "a", rowKey: "1" });
+    } catch (e) {
+      print("refused:", e.statusCode);
+    }
+  },
+}, { perSecond: { "one insert": 5, "read, then merge": 100 }, entities: { ${table}: 2000000 } });
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserEnv],
+  ["Node SDK over HTTP", () => nodeEnv],
+]) {
+  test(`scorecard: writes counted by the service's entity size, and a month of them priced, ${name}`, async () => {
+    const table = "Writes" + name.length;
+    const r = await run(writesProgram(table), envOf());
+    assert.equal(r.error, undefined, JSON.stringify(r.error) + "\n" + r.output);
+    // Sizes as the service counts them: 4 + 2×(keys) + per property 8 +
+    // 2×name + value (a String 4 + 2×length, Int32 4, Double, Int64 and
+    // DateTime 8, Boolean 1, Guid 16): "Ola" is 8 + 26; the batch 60 + 30;
+    // the merge 8 + 14. Transactions at $0.00036 per 10,000 over 730
+    // hours (5/s × 1 request: $0.473; 100/s × 2: $18.92); storage at
+    // $0.045 per GB-month, at the mean of the five entities written (87,
+    // 34, 60, 30, 22 bytes).
+    assert.equal(
+      r.output,
+      [
+        "writes",
+        "  one insert: wrote 1 entity (34 bytes) in 1 request · 5/s: $0.47 a month",
+        "  a batch: wrote 2 entities (90 bytes), deleted 1 entity in 1 request",
+        "  read, then merge: point, 1 examined / 1 returned; wrote 1 entity (22 bytes) in 1 request · 100/s: $18.92 a month",
+        "refused: 409",
+        "  a refused write: wrote nothing in 1 request",
+        `  stored: 2,000,000 entities, 88.9 MiB: <$0.01 a month`,
+        "  in all: $19.40 a month",
+      ].join("\n"),
+    );
+    const rows = Object.fromEntries(r.scorecards[0].rows.map((row) => [row.name, row]));
+    assert.deepEqual([rows["a batch"].written, rows["a batch"].deleted, rows["a batch"].bytes, rows["a batch"].requests], [2, 1, 90, 1]);
+    assert.equal(rows["read, then merge"].requests, 2);
+    assert.equal(r.scorecards[0].stored.entities, 2000000);
+  });
+}
+
+test("scorecard: volumes that name no check, or are not numbers, are refused before anything runs", async () => {
+  for (const [options, message] of [
+    [`{ perSecond: { "nope": 3 } }`, /perSecond names "nope", which is not one of the checks/],
+    [`{ perSecond: { "a": "fast" } }`, /must be a number of times a second/],
+    [`{ entities: "many" }`, /entities must be a number of entities/],
+    [`{ entities: { Nothing: 10 } }`, /no entity of Nothing was written in this run/],
+  ]) {
+    const r = await run(`await scorecard("v", { a: async () => {} }, ${options});`, browserEnv);
+    assert.equal(r.error?.name, "TypeError", options);
+    assert.match(r.error.message, message);
+  }
+});
 
 test("scorecard: a check that throws ends the program with its error; a check that is not a function is refused", async () => {
   let r = await run(
