@@ -68,9 +68,21 @@ func TestHeartbeat(t *testing.T) {
 	clock := newFakeClock()
 	log := &lastLine{w: io.Discard}
 	stop := startHeartbeat(&console, "worker", clock, 30*time.Second, log)
+	// A tick is taken before its line is written: wait for the line, so
+	// that what the tier logs next cannot reach the line before.
+	printed := func(n int) {
+		for deadline := time.Now().Add(5 * time.Second); strings.Count(console.String(), "\n") < n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("no heartbeat line %d: %q", n, console.String())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 	clock.Tick(30 * time.Second)
+	printed(1)
 	io.WriteString(log, "ok 12 - the queue walk\n  ---\n  duration_ms: 3\n  ...\npartial")
 	clock.Tick(45 * time.Second)
+	printed(2)
 	stop()
 	lines := strings.Split(strings.TrimSpace(console.String()), "\n")
 	want := []string{
