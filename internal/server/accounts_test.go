@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
@@ -70,34 +71,41 @@ func clientsOf(t *testing.T, s *Server, account string) clients {
 // list returns the names of the account's tables, containers and queues.
 func (c clients) list(t *testing.T) (tables, containers, queues []string) {
 	t.Helper()
-	for p := c.tables.NewListTablesPager(nil); p.More(); {
-		page, err := p.NextPage(sdkCtx(t))
-		if err != nil {
-			t.Fatal(err)
+	tables = names(t, c.tables.NewListTablesPager(nil), func(p aztables.ListTablesResponse) (out []*string) {
+		for _, tb := range p.Tables {
+			out = append(out, tb.Name)
 		}
-		for _, tb := range page.Tables {
-			tables = append(tables, *tb.Name)
+		return out
+	})
+	containers = names(t, c.blobs.NewListContainersPager(nil), func(p azblob.ListContainersResponse) (out []*string) {
+		for _, ct := range p.ContainerItems {
+			out = append(out, ct.Name)
 		}
-	}
-	for p := c.blobs.NewListContainersPager(nil); p.More(); {
-		page, err := p.NextPage(sdkCtx(t))
-		if err != nil {
-			t.Fatal(err)
+		return out
+	})
+	queues = names(t, c.queues.NewListQueuesPager(nil), func(p azqueue.ListQueuesResponse) (out []*string) {
+		for _, q := range p.Queues {
+			out = append(out, q.Name)
 		}
-		for _, ct := range page.ContainerItems {
-			containers = append(containers, *ct.Name)
-		}
-	}
-	for p := c.queues.NewListQueuesPager(nil); p.More(); {
-		page, err := p.NextPage(sdkCtx(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range page.Queues {
-			queues = append(queues, *q.Name)
-		}
-	}
+		return out
+	})
 	return tables, containers, queues
+}
+
+// names pages through a listing and returns the names of every page.
+func names[T any](t *testing.T, p *runtime.Pager[T], of func(T) []*string) []string {
+	t.Helper()
+	var out []string
+	for p.More() {
+		page, err := p.NextPage(sdkCtx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range of(page) {
+			out = append(out, *n)
+		}
+	}
+	return out
 }
 
 // make writes, as c's account, a table "orders" with the entity
