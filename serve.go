@@ -107,17 +107,17 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.blobAddr, "blob-addr", "127.0.0.1:10000", "address of the Blob service `host:port`; empty turns it off (left at its default and taken, it is off with a warning)")
 	fs.StringVar(&c.queueAddr, "queue-addr", "127.0.0.1:10001", "address of the Queue service `host:port`; empty turns it off (left at its default and taken, it is off with a warning)")
 	fs.StringVar(&c.tableAddr, "table-addr", "127.0.0.1:10002", "address of the Table service `host:port`; empty turns it off")
-	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable stores: the tables' in it, the queues' and blobs' in its queues/ and blobs/")
+	fs.StringVar(&c.dataDir, "data", "tablelab-data", "`directory` that holds the durable stores: the development account's tables in it and its blobs in blobs/, another account's in accounts/NAME/ and accounts/NAME/blobs/, every account's queues in queues/")
 	fs.BoolVar(&c.memory, "memory", false, "keep everything in memory; nothing is written to disk")
 	fs.BoolVar(&c.keep, "keep-in-memory", false, "with -data, hold every entity in memory too, rather than reading it back from the data files once it is durable")
 	fs.Int64Var(&c.holdMiB, "hold-mib", persist.DefaultHoldBytes>>20, "with -data, hold entities in memory while they total at most this many `MiB`; past that, read them back from the data files")
 	fs.BoolVar(&c.loose, "loose", false, "accept requests without credentials (anonymous access)")
-	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS); the development account is always present")
+	fs.StringVar(&c.accounts, "accounts", os.Getenv("AZURITE_ACCOUNTS"), "extra accounts as `name:key[:key2];…` (default from AZURITE_ACCOUNTS), each with data of its own; the development account is always present")
 	fs.BoolVar(&c.quiet, "quiet", false, "log no request, not even those the server fails")
 	fs.BoolVar(&c.verbose, "v", false, "log every request (by default only those the server fails, 5xx, or cannot read), and the stores' routine: restores, snapshots")
-	fs.BoolVar(&c.reset, "reset", false, "empty the stores at start: every table, queue and blob container, and what accounts set (POST /_tablelab/reset does it while running)")
-	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the store; entities with the same keys are replaced, and a file with anything wrong is refused whole")
-	fs.StringVar(&c.exportTo, "export", "", "write the store's tables to `file` (- for standard output) in the format -import reads, and exit without serving")
+	fs.BoolVar(&c.reset, "reset", false, "empty the stores at start: every account's tables, queues and blob containers, and what accounts set (POST /_tablelab/reset[?account=NAME] does it while running)")
+	fs.StringVar(&c.importAt, "import", "", "before serving, read the tables of an export (the playground's Export writes one) from `file` into the development account's tables; entities with the same keys are replaced, and a file with anything wrong is refused whole")
+	fs.StringVar(&c.exportTo, "export", "", "write the development account's tables to `file` (- for standard output) in the format -import reads, and exit without serving")
 	fs.StringVar(&c.siteAddr, "site-addr", "127.0.0.1:8080", "address of the docs site and playground `host:port`, built from content/ into dist/ when missing or older than its sources; empty serves no site")
 	fs.StringVar(&c.certFile, "cert", "", "serve HTTPS with the certificate in this PEM `file` (with -key), as Azurite's --cert")
 	fs.StringVar(&c.keyFile, "key", "", "the private key, a PEM `file`, of -cert")
@@ -309,6 +309,13 @@ func printEndpoints(w io.Writer, cfg config, srv *server.Server, siteLn net.List
 		b.WriteString("\n")
 	}
 	b.WriteString("Connection string:\n" + srv.ConnectionString() + "\n\n")
+	if accounts := srv.Accounts(); len(accounts) > 1 {
+		var names []string
+		for _, a := range accounts[1:] {
+			names = append(names, a.Name)
+		}
+		b.WriteString("Accounts besides " + accounts[0].Name + " (-accounts), each with data of its own: " + strings.Join(names, ", ") + ".\n")
+	}
 	if cfg.memory {
 		b.WriteString("Data in memory only (-memory): nothing is written to disk.\n")
 	} else {

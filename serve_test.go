@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -449,10 +450,11 @@ func TestStartupOutput(t *testing.T) {
 	}
 }
 
-// TestDataLayout checks where the three stores live: the tables' in the
-// data directory itself, where a directory written before the Queue and
-// Blob services existed has them (and still opens), the queues' and
-// blobs' in queues/ and blobs/ beside them.
+// TestDataLayout checks where the stores live: the development
+// account's tables in the data directory itself, where a directory
+// written before the Queue and Blob services existed has them (and still
+// opens), the queues' and blobs' in queues/ and blobs/ beside them, and
+// another account's (-accounts) in accounts/NAME/.
 func TestDataLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary; skipped with -short")
@@ -472,12 +474,16 @@ func TestDataLayout(t *testing.T) {
 
 	blobAddr, queueAddr, tableAddr := freeAddr(t), freeAddr(t), freeAddr(t)
 	cmd, out := startBinary(t, bin, []string{blobAddr, queueAddr, tableAddr},
-		"-blob-addr", blobAddr, "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr=", "-data", data)
+		"-blob-addr", blobAddr, "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr=", "-data", data,
+		"-accounts", "other:"+base64.StdEncoding.EncodeToString([]byte("other's key")))
 	if cmd == nil {
 		t.Fatalf("the server ended:\n%s", out.String())
 	}
 	waitLog(t, out, "Ctrl-C stops the server.")
-	for _, f := range []string{"LOCK", "queues/LOCK", "blobs/LOCK", "settings/LOCK"} {
+	if !strings.Contains(out.String(), "Accounts besides devstoreaccount1 (-accounts), each with data of its own: other.\n") {
+		t.Errorf("the startup output does not name the other account:\n%s", out.String())
+	}
+	for _, f := range []string{"LOCK", "queues/LOCK", "blobs/LOCK", "settings/LOCK", "accounts/other/LOCK", "accounts/other/blobs/LOCK"} {
 		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}

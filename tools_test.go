@@ -82,3 +82,57 @@ func TestToolsWatchTheServedServices(t *testing.T) {
 	}
 	t.Fatal("the stream ended without an event")
 }
+
+// TestExplorerReachesEachAccount: through the server's routing, the
+// explorer's requests for an account reach that account's stores, in
+// process: a table and a container it makes for one account are listed
+// for that account only.
+func TestExplorerReachesEachAccount(t *testing.T) {
+	cfg, err := parseFlags([]string{"-memory", "-blob-addr", "127.0.0.1:0", "-queue-addr", "127.0.0.1:0", "-table-addr", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := []auth.Account{auth.DevAccount(), {Name: "other", Keys: [][]byte{[]byte("other's key")}}}
+	srv, err := server.Start(serverConfig(cfg, accounts, log.New(io.Discard, "", 0), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	site := httptest.NewServer(tools(srv.Serving(), srv.Accounts(), nil))
+	defer site.Close()
+	call := func(method, path, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, site.URL+explore.Prefix+path, strings.NewReader(body))
+		req.Header.Set(explore.MarkHeader, "1")
+		req.Header.Set("Accept", "application/json;odata=nometadata")
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := call("GET", "info", ""); !strings.Contains(body, `"accounts":["devstoreaccount1","other"]`) {
+		t.Fatalf("info: %d %s", status, body)
+	}
+	if status, body := call("POST", "table/other/Tables", `{"TableName":"othersonly"}`); status != 201 {
+		t.Fatalf("a table for other: %d %s", status, body)
+	}
+	if status, body := call("PUT", "blob/other/otherfiles?restype=container", ""); status != 201 {
+		t.Fatalf("a container for other: %d %s", status, body)
+	}
+	for _, c := range []struct {
+		account string
+		want    bool
+	}{{"other", true}, {auth.DevAccountName, false}} {
+		_, tables := call("GET", "table/"+c.account+"/Tables", "")
+		_, containers := call("GET", "blob/"+c.account+"?comp=list", "")
+		if strings.Contains(tables, "othersonly") != c.want || strings.Contains(containers, "otherfiles") != c.want {
+			t.Errorf("%s lists tables %s, containers %s; other's there: want %v", c.account, tables, containers, c.want)
+		}
+	}
+}

@@ -6,7 +6,9 @@
 // someone else's write is shown; queues are peeked and blobs listed and
 // downloaded. The inspector shows the SDK's requests as they happen, with
 // their client request ids, filters them, flags a table scan with a
-// pattern link, and shows a request's headers and bodies. Both pages are
+// pattern link, and shows a request's headers and bodies. On a server with
+// a second account (-accounts), the explorer's account picker shows each
+// account's own tables and containers. Both pages are
 // checked with axe-core in both themes and saved as screenshots
 // (out/explorer-*.png, out/inspector-*.png) on a desktop and a phone.
 import { test, before, after } from "node:test";
@@ -15,12 +17,12 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { TableClient } from "@azure/data-tables";
+import { AzureNamedKeyCredential, TableClient } from "@azure/data-tables";
 import { QueueClient } from "@azure/storage-queue";
-import { BlobServiceClient } from "@azure/storage-blob";
+import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { launch, missingBrowser } from "./chromium.mjs";
 import { outDir } from "./record.mjs";
-import { connectionString, requireDist, startServer } from "./server.mjs";
+import { connectionString, devKey, requireDist, startServer } from "./server.mjs";
 import { bodyOf, entitiesIn, entityPath, queryPath } from "../../site/tools/entity.js";
 import { displayPath, matches } from "../../site/tools/inspector.js";
 
@@ -561,5 +563,42 @@ function toolsInChromium() {
     // A request without the explorer's mark, as a form of another site
     // could send, is refused.
     assert.equal((await fetch(`${base}_tablelab/api/table/devstoreaccount1/Tables`)).status, 403);
+  });
+
+  test("with two accounts, the picker shows each account's own tables and containers", async () => {
+    // A server of its own, on free ports, with a second account.
+    const otherKey = Buffer.from("the other account's key").toString("base64");
+    const two = await startServer({ site: true, devPorts: false, args: ["-accounts", `other:${otherKey}`] });
+    try {
+      // Each account writes a table and a container with its own key.
+      for (const [account, key] of [["devstoreaccount1", devKey], ["other", otherKey]]) {
+        const short = account.slice(0, 5);
+        const table = new TableClient(`http://127.0.0.1:${two.tablePort}/${account}`, `${short}table`, new AzureNamedKeyCredential(account, key), opts);
+        await table.createTable();
+        await table.createEntity({ partitionKey: "p", rowKey: "r", owner: account });
+        const blobs = new BlobServiceClient(`http://127.0.0.1:${two.blobPort}/${account}`, new StorageSharedKeyCredential(account, key));
+        await blobs.getContainerClient(`${short}files`).create();
+      }
+      const page = await browser.context.newPage();
+      const problems = [];
+      page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));
+      await page.goto(`http://127.0.0.1:${two.sitePort}/explorer.html`, { waitUntil: "load" });
+      const listed = async (panel) => page.$$eval(`${panel} .tool-item[data-name]`, (items) => items.map((i) => i.dataset.name));
+      await page.locator('.tool-item[data-name="devsttable"]').waitFor();
+      assert.deepEqual(await listed("#panel-tables"), ["devsttable"]);
+      await page.selectOption("select.tool-input", "other");
+      await page.locator('.tool-item[data-name="othertable"]').waitFor();
+      assert.deepEqual(await listed("#panel-tables"), ["othertable"]);
+      await openTable(page, "othertable");
+      assert.match(await page.locator(".tool-table .tool-grid tbody").innerText(), /\bother\b/);
+      await page.screenshot({ path: join(outDir, "explorer-accounts.png") });
+      await page.getByRole("tab", { name: "Containers" }).click();
+      await page.locator('.tool-item[data-name="otherfiles"]').waitFor();
+      assert.deepEqual(await listed("#panel-containers"), ["otherfiles"]);
+      assert.deepEqual(problems, []);
+      await page.close();
+    } finally {
+      await two.stop();
+    }
   });
 }

@@ -22,23 +22,41 @@ import (
 // http://127.0.0.1:10002/devstoreaccount1. A target without an account
 // fails with InvalidURI.
 func Address(r *Request) (account, rest, base string, err error) {
-	rawPath, _, _ := strings.Cut(r.Target, "?")
+	account, rest, pathStyle := split(r)
+	if account == "" {
+		return "", "", "", svcerr.New(svcerr.InvalidURI)
+	}
 	scheme := r.Scheme
 	if scheme == "" {
 		scheme = "http"
 	}
+	if pathStyle {
+		base = scheme + "://" + r.Host + "/" + account
+	} else {
+		base = scheme + "://" + r.Host
+	}
+	return account, rest, base, nil
+}
+
+// Account returns the account r's target names, as Address reads it, or
+// "" when it names none. It builds no URL, so a host choosing among its
+// accounts' cores pays nothing for it.
+func Account(r *Request) string {
+	account, _, _ := split(r)
+	return account
+}
+
+// split is Address's reading of r: the account, the rest of the path,
+// and whether the account came from the path.
+func split(r *Request) (account, rest string, pathStyle bool) {
+	rawPath, _, _ := strings.Cut(r.Target, "?")
 	rest = strings.TrimPrefix(rawPath, "/")
 	if pathStyleHost(r.Host) {
 		account, rest, _ = strings.Cut(rest, "/")
-		base = scheme + "://" + r.Host + "/" + account
-	} else {
-		account, _, _ = strings.Cut(r.Host, ".")
-		base = scheme + "://" + r.Host
+		return account, rest, true
 	}
-	if account == "" {
-		return "", "", "", svcerr.New(svcerr.InvalidURI)
-	}
-	return account, rest, base, nil
+	account, _, _ = strings.Cut(r.Host, ".")
+	return account, rest, false
 }
 
 // AuthRequest is what auth.Verifier reads of r, addressed to account of

@@ -43,3 +43,31 @@ func TestLocate(t *testing.T) {
 		t.Errorf("batch op, host style: %+v %v", op, err)
 	}
 }
+
+// TestAccount: Account names the account Address does, path style and
+// host style, for every service's paths, and "" where Address fails.
+func TestAccount(t *testing.T) {
+	for _, c := range []struct {
+		host, target, want string
+	}{
+		{"127.0.0.1:10002", "/acct/Tables", "acct"},
+		{"127.0.0.1:10000", "/acct/photos/a/b.png?comp=block", "acct"},
+		{"[::1]:10001", "/acct?comp=list", "acct"},
+		{"localhost:10002", "/acct-secondary/Tables", "acct-secondary"},
+		{"acct.blob.core.windows.net", "/photos/a.png", "acct"},
+		{"acct.table.example.com", "/Tables", "acct"},
+		{"127.0.0.1:10002", "/", ""},
+		{"127.0.0.1:10002", "//Tables", ""},
+		{".table.example.com", "/Tables", ""},
+	} {
+		r := &Request{Method: "GET", Host: c.host, Target: c.target}
+		got := Account(r)
+		account, _, _, err := Address(r)
+		if got != c.want || got != account || (err == nil) != (c.want != "") {
+			t.Errorf("%s%s: Account %q, Address %q %v; want %q", c.host, c.target, got, account, err, c.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { Account(&Request{Host: "127.0.0.1:10002", Target: "/acct/t(PartitionKey='p',RowKey='r')"}) }); n != 0 {
+		t.Errorf("Account allocates %v times", n)
+	}
+}

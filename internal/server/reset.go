@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablelab/tablelab/engine"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	"github.com/tablelab/tablelab/engine/blob"
 	"github.com/tablelab/tablelab/engine/svcerr"
 )
 
@@ -30,36 +31,48 @@ func count(n int, what string) string {
 }
 
 // Reset empties the stores between tests. With account "" it removes
-// everything: every table, queue and blob container with all they hold,
-// and what every account has set (service properties, CORS rules, stored
-// access policies). With an account it removes what that account reaches:
-// its queues and its settings, and the tables and blob containers, which
-// on the local server every account shares (docs/compatibility.md); other
-// accounts' queues and settings stay. A request served while a reset runs
-// may leave something behind: reset between tests, not during one.
+// everything: every account's tables, queues and blob containers with
+// all they hold, and what every account has set (service properties, CORS
+// rules, stored access policies). With an account it removes that
+// account's, and nothing of another's. A request served while a reset
+// runs may leave something behind: reset between tests, not during one.
+//
+// An account the server has no stores for (one named under Config.Loose
+// without being configured) has only queues and settings of its own to
+// remove: its tables and containers are the first account's.
 func (s *Server) Reset(account string) (Cleared, error) {
 	s.resetMu.Lock()
 	defer s.resetMu.Unlock()
 	account, _ = auth.Primary(account)
 	var c Cleared
-	var err error
-	if s.tables != nil {
-		if c.Tables, err = dropTables(s.tables); err != nil {
+	for _, a := range s.data {
+		if account != "" && a.name != account {
+			continue
+		}
+		if a.tables != nil {
+			n, err := dropTables(a.tables)
+			c.Tables += n
+			if err != nil {
+				return c, err
+			}
+		}
+		if a.blobs != nil {
+			n, err := dropContainers(a.blobs)
+			c.Containers += n
+			if err != nil {
+				return c, err
+			}
+		}
+	}
+	if s.settings != nil {
+		if err := s.settings.Reset(account); err != nil {
 			return c, err
 		}
 	}
-	if s.state.settings != nil {
-		if err := s.state.settings.Reset(account); err != nil {
-			return c, err
-		}
-	}
-	if s.state.queues != nil {
-		if c.Queues, err = s.state.queues.DeleteQueues(account); err != nil {
-			return c, err
-		}
-	}
-	if s.state.blobs != nil {
-		if c.Containers, err = s.dropContainers(); err != nil {
+	if s.queues != nil {
+		n, err := s.queues.DeleteQueues(account)
+		c.Queues += n
+		if err != nil {
 			return c, err
 		}
 	}
@@ -94,13 +107,13 @@ func dropTables(store *engine.Store) (int, error) {
 	return n, nil
 }
 
-// dropContainers deletes every blob container with its blobs and returns
-// how many.
-func (s *Server) dropContainers() (int, error) {
+// dropContainers deletes every blob container of blobs with its blobs and
+// returns how many.
+func dropContainers(blobs *blob.Service) (int, error) {
 	var names []string
 	marker := ""
 	for {
-		page, err := s.state.blobs.ListContainers("", marker, 0)
+		page, err := blobs.ListContainers("", marker, 0)
 		if err != nil {
 			return 0, err
 		}
@@ -114,7 +127,7 @@ func (s *Server) dropContainers() (int, error) {
 	}
 	n := 0
 	for _, name := range names {
-		switch err := s.state.blobs.DeleteContainer(name, nil); {
+		switch err := blobs.DeleteContainer(name, nil); {
 		case err == nil:
 			n++
 		case svcerr.Is(err, svcerr.ContainerNotFound):

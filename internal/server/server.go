@@ -26,6 +26,8 @@ import (
 	"github.com/tablelab/tablelab/engine/api"
 	"github.com/tablelab/tablelab/engine/api/apifasthttp"
 	"github.com/tablelab/tablelab/engine/api/auth"
+	accountsettings "github.com/tablelab/tablelab/engine/api/settings"
+	"github.com/tablelab/tablelab/engine/queue"
 	"github.com/valyala/fasthttp"
 )
 
@@ -40,9 +42,13 @@ type Config struct {
 	// tablelab holds.
 	MayBeTaken map[string]bool
 
-	// DataDir holds the durable stores: the tables' in it, the others'
-	// in its queues/, blobs/ and settings/. Memory keeps everything in
-	// memory instead.
+	// DataDir holds the durable stores: the development account's
+	// tables in it and its blob containers in its blobs/; every other
+	// account's tables in accounts/NAME/ and containers in
+	// accounts/NAME/blobs/; every account's queues in queues/ and what
+	// accounts set in settings/. Memory keeps everything in memory
+	// instead, each account's tables and containers in stores of its own
+	// there too.
 	DataDir string
 	Memory  bool
 	// Reset empties every store once it is open, before any service
@@ -57,8 +63,10 @@ type Config struct {
 	// server inside a test, whose data need not outlive the machine.
 	NoSync bool
 
-	// Accounts are the accounts the services know; none means the
-	// development account alone.
+	// Accounts are the accounts the services know, each with its own
+	// tables and containers; none means the development account alone.
+	// The first is the one a request naming no known account reaches.
+	// A name is 3 to 24 lowercase letters and digits, as Azure's are.
 	Accounts []auth.Account
 	// Loose accepts requests without credentials.
 	Loose bool
@@ -113,8 +121,13 @@ func (s *Service) Listener() net.Listener { return s.ln }
 type Server struct {
 	cfg      Config
 	accounts []auth.Account
-	tables   *engine.Store
-	state    stores
+	// data holds each account's stores, in the order of accounts, each
+	// name once; the first is the one a request for an unknown account
+	// reaches.
+	data []*account
+	// queues and settings keep every account's, by account.
+	queues   *queue.Service
+	settings *accountsettings.Store
 	services []*Service
 	serving  []*Service
 	closers  []func()
@@ -160,12 +173,19 @@ func Open(cfg Config) (*Server, error) {
 	if len(s.accounts) == 0 {
 		s.accounts = []auth.Account{auth.DevAccount()}
 	}
+	if err := checkAccounts(s.accounts); err != nil {
+		return nil, err
+	}
 	if err := s.open(); err != nil {
 		s.closeStores()
 		return nil, err
 	}
 	if cfg.Instrument != nil {
-		if err := cfg.Instrument(s.services, s.tables.Now); err != nil {
+		now := time.Now
+		if tables := s.data[0].tables; tables != nil {
+			now = tables.Now
+		}
+		if err := cfg.Instrument(s.services, now); err != nil {
 			s.closeStores()
 			return nil, err
 		}
@@ -181,9 +201,11 @@ func Open(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Tables returns the Table service's store (the -import and -export
-// flags move tables in and out of it), or nil without a Table service.
-func (s *Server) Tables() *engine.Store { return s.tables }
+// Tables returns the store of the first account's tables (the
+// development account's, unless Config.Accounts says otherwise): the
+// -import and -export flags move tables in and out of it. It is nil
+// without a Table service.
+func (s *Server) Tables() *engine.Store { return s.data[0].tables }
 
 // Services returns the services, in the order of their ports: Blob,
 // Queue, Table. After Listen, those whose address was taken have no
@@ -319,10 +341,14 @@ func (s *Server) Scheme() string {
 
 // URL returns the development account's endpoint on the service named
 // (Blob, Queue or Table), "" when it is not served.
-func (s *Server) URL(name string) string {
+func (s *Server) URL(name string) string { return s.AccountURL(name, auth.DevAccountName) }
+
+// AccountURL returns account's endpoint on the service named, "" when
+// the service is not served.
+func (s *Server) AccountURL(service, account string) string {
 	for _, svc := range s.serving {
-		if svc.Name == name {
-			return s.Scheme() + "://" + svc.ln.Addr().String() + "/" + auth.DevAccountName
+		if svc.Name == service {
+			return s.Scheme() + "://" + svc.ln.Addr().String() + "/" + account
 		}
 	}
 	return ""
@@ -330,12 +356,25 @@ func (s *Server) URL(name string) string {
 
 // ConnectionString is the development account's connection string with
 // the endpoint of every service served, for SDKs to take as it is.
-func (s *Server) ConnectionString() string {
+func (s *Server) ConnectionString() string { return s.connectionString(auth.DevAccount()) }
+
+// AccountConnectionString is ConnectionString for the account named, ""
+// when the server knows no such account.
+func (s *Server) AccountConnectionString(name string) string {
+	for _, a := range s.accounts {
+		if a.Name == name {
+			return s.connectionString(a)
+		}
+	}
+	return ""
+}
+
+func (s *Server) connectionString(a auth.Account) string {
 	var b strings.Builder
-	b.WriteString("DefaultEndpointsProtocol=" + s.Scheme() + ";AccountName=" + auth.DevAccountName + ";AccountKey=")
-	b.WriteString(base64.StdEncoding.EncodeToString(auth.DevAccount().Keys[0]))
+	b.WriteString("DefaultEndpointsProtocol=" + s.Scheme() + ";AccountName=" + a.Name + ";AccountKey=")
+	b.WriteString(base64.StdEncoding.EncodeToString(a.Keys[0]))
 	for _, svc := range s.serving {
-		b.WriteString(";" + svc.Name + "Endpoint=" + s.URL(svc.Name))
+		b.WriteString(";" + svc.Name + "Endpoint=" + s.AccountURL(svc.Name, a.Name))
 		if svc.Name == "Table" {
 			// Go's aztables builds a broken URL in GetTableSASURL from
 			// an endpoint without it (README.md); the other SDKs take

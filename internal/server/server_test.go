@@ -164,10 +164,10 @@ func fill(t *testing.T, s *Server, account, suffix string) {
 			t.Fatalf("%s %s: %d %s", r.method, r.url, status, body)
 		}
 	}
-	if err := s.state.settings.SetProperties(account, []byte(corsXML)); err != nil {
+	if err := s.settings.SetProperties(account, []byte(corsXML)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.state.settings.SetACL(account, "orders"+suffix, []byte(`<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier><Id>readers</Id><AccessPolicy><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`)); err != nil {
+	if err := s.settings.SetACL(account, "orders"+suffix, []byte(`<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier><Id>readers</Id><AccessPolicy><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -176,23 +176,24 @@ func fill(t *testing.T, s *Server, account, suffix string) {
 // rules and the stored access policies of table.
 func holds(t *testing.T, s *Server, account, table string) (tables, queues, containers, cors, policies int) {
 	t.Helper()
-	page, err := s.tables.QueryTables(engine.TableQuery{})
+	a := s.account(account)
+	page, err := a.tables.QueryTables(engine.TableQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := s.state.queues.List(account, queue.ListOptions{})
+	q, err := s.queues.List(account, queue.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.state.blobs.ListContainers("", "", 0)
+	c, err := a.blobs.ListContainers("", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := s.state.settings.CorsRules(account)
+	rules, err := s.settings.CorsRules(account)
 	if err != nil {
 		t.Fatal(err)
 	}
-	acl, err := s.state.settings.ACLXML(account, table)
+	acl, err := s.settings.ACLXML(account, table)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,9 +201,8 @@ func holds(t *testing.T, s *Server, account, table string) (tables, queues, cont
 }
 
 // TestResetRequest checks POST /_tablelab/reset on a service port: with
-// ?account= it empties what that account reaches — its queues and
-// settings, and the tables and containers every account shares — and
-// leaves another account's queues and settings; without, it empties
+// ?account= it empties that account's tables, queues, containers and
+// settings and leaves another account's all there; without, it empties
 // everything. Its answer counts what went.
 func TestResetRequest(t *testing.T) {
 	other := auth.Account{Name: "other", Keys: [][]byte{[]byte("other's key")}}
@@ -212,26 +212,35 @@ func TestResetRequest(t *testing.T) {
 	s := start(t, cfg)
 	fill(t, s, auth.DevAccountName, "dev")
 	fill(t, s, "other", "other")
-	if tb, q, c, cors, p := holds(t, s, "other", "ordersother"); tb != 2 || q != 1 || c != 2 || cors != 1 || p != 1 {
-		t.Fatalf("before: other sees %d tables, %d queues, %d containers, %d CORS rules, %d policies", tb, q, c, cors, p)
+	for _, c := range []struct{ account, table string }{{auth.DevAccountName, "ordersdev"}, {"other", "ordersother"}} {
+		if tb, q, ct, cors, p := holds(t, s, c.account, c.table); tb != 1 || q != 1 || ct != 1 || cors != 1 || p != 1 {
+			t.Fatalf("before: %s sees %d tables, %d queues, %d containers, %d CORS rules, %d policies; want 1 each", c.account, tb, q, ct, cors, p)
+		}
 	}
 
 	reset := strings.TrimSuffix(s.URL("Queue"), "/"+auth.DevAccountName) + ResetPath
 	status, body := send(t, "POST", reset+"?account=other", "")
 	var got Cleared
-	if status != 200 || json.Unmarshal([]byte(body), &got) != nil || got != (Cleared{Tables: 2, Queues: 1, Containers: 2}) {
+	if status != 200 || json.Unmarshal([]byte(body), &got) != nil || got != (Cleared{Tables: 1, Queues: 1, Containers: 1}) {
 		t.Fatalf("reset of other: %d %s", status, body)
 	}
 	if tb, q, c, cors, p := holds(t, s, "other", "ordersother"); tb+q+c+cors+p != 0 {
 		t.Errorf("after its reset, other sees %d tables, %d queues, %d containers, %d CORS rules, %d policies", tb, q, c, cors, p)
 	}
-	if _, q, _, cors, p := holds(t, s, auth.DevAccountName, "ordersdev"); q != 1 || cors != 1 || p != 1 {
-		t.Errorf("after other's reset, the development account keeps %d queues, %d CORS rules, %d policies; want 1 each", q, cors, p)
+	if tb, q, c, cors, p := holds(t, s, auth.DevAccountName, "ordersdev"); tb != 1 || q != 1 || c != 1 || cors != 1 || p != 1 {
+		t.Errorf("after other's reset, the development account keeps %d tables, %d queues, %d containers, %d CORS rules, %d policies; want 1 each", tb, q, c, cors, p)
+	}
+	// The development account's entity and blob are still read back.
+	if status, body := send(t, "GET", s.URL("Table")+"/ordersdev(PartitionKey='p',RowKey='r')", "", "Accept", "application/json;odata=nometadata"); status != 200 {
+		t.Errorf("the development account's entity after other's reset: %d %s", status, body)
+	}
+	if status, body := send(t, "GET", s.URL("Blob")+"/filesdev/a.txt", ""); status != 200 || body != "text" {
+		t.Errorf("the development account's blob after other's reset: %d %q", status, body)
 	}
 
 	fill(t, s, "other", "other")
 	status, body = send(t, "POST", reset, "")
-	if status != 200 || json.Unmarshal([]byte(body), &got) != nil || got != (Cleared{Tables: 1, Queues: 2, Containers: 1}) {
+	if status != 200 || json.Unmarshal([]byte(body), &got) != nil || got != (Cleared{Tables: 2, Queues: 2, Containers: 2}) {
 		t.Fatalf("reset of all: %d %s", status, body)
 	}
 	for _, account := range []string{auth.DevAccountName, "other"} {
@@ -242,6 +251,7 @@ func TestResetRequest(t *testing.T) {
 	// What a reset left is a working server: the same names are made
 	// again.
 	fill(t, s, "other", "other")
+	fill(t, s, auth.DevAccountName, "dev")
 }
 
 // TestResetIsLocalOnly checks who may reset: a client on this machine,
@@ -359,7 +369,7 @@ func TestCosmosStores(t *testing.T) {
 			s := &Server{cfg: Config{Memory: memory, DataDir: filepath.Join(t.TempDir(), "d"), Cosmos: cosmos,
 				Logf: func(string, ...any) {}, Debugf: func(string, ...any) {}}}
 			for _, k := range []storeKind{tableStore, settingsStore} {
-				store, err := s.openStore(k)
+				store, err := s.openStore(k, auth.DevAccountName)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -21,19 +21,11 @@ import (
 	"github.com/tablelab/tablelab/engine/queue"
 )
 
-// stores are the models the services keep their data in, each over a
-// store of its own; nil for a service not run.
-type stores struct {
-	queues   *queue.Service
-	blobs    *blob.Service
-	settings *accountsettings.Store
-}
-
 // A storeKind is where a service keeps its store and what keys it needs.
 type storeKind struct {
 	name string // as the log says it
-	// dir is the store's directory under the data directory: the
-	// tables' is the data directory itself, as it was before the other
+	// dir is the store's directory under the account's: the tables' is
+	// the account's directory itself, as it was before the other
 	// services came, so that a data directory written then still opens.
 	dir string
 	// openKeys lets keys be any text (engine.Options.OpenKeys): blob
@@ -52,7 +44,11 @@ var (
 
 // open opens the stores of the services the config asks for and makes
 // their protocol cores, in the order of their ports: Blob, Queue, Table.
-// What it opened is closed by closeStores, on failure too.
+// Every account's stores are opened here, before any request: an
+// account's first request then waits for no restore, and a store that
+// cannot be opened (its lock held, its files damaged) stops the server at
+// its start rather than failing one account's requests later. What it
+// opened is closed by closeStores, on failure too.
 func (s *Server) open() error {
 	cfg := s.cfg
 	// Each core has a verifier of its own: they cache what they have
@@ -64,30 +60,47 @@ func (s *Server) open() error {
 		}
 		return v
 	}
-	if cfg.TableAddr != "" {
-		tables, err := s.openStore(tableStore)
-		if err != nil {
-			return err
+	for _, a := range s.accounts {
+		if s.account(a.Name) != nil {
+			continue // named twice
 		}
-		s.tables = tables
+		acct := &account{name: a.Name}
+		s.data = append(s.data, acct)
+		if cfg.TableAddr != "" {
+			tables, err := s.openStore(tableStore, a.Name)
+			if err != nil {
+				return err
+			}
+			acct.tables = tables
+		}
+		if cfg.BlobAddr != "" {
+			store, err := s.openStore(blobStore, a.Name)
+			if err != nil {
+				return err
+			}
+			svc, err := blob.New(store)
+			if err != nil {
+				return err
+			}
+			acct.blobs = svc
+			s.closers = append(s.closers, discardStaged(svc, stagedSweep, cfg.Logf))
+		}
+	}
+	// Each service's cores, one per account, in the order of s.data.
+	var names []string
+	for _, acct := range s.data {
+		names = append(names, acct.name)
 	}
 	if cfg.BlobAddr != "" {
-		store, err := s.openStore(blobStore)
-		if err != nil {
-			return err
+		var cores []api.Service
+		for _, acct := range s.data {
+			cores = append(cores, blobapi.NewServer(acct.blobs, blobapi.Options{Verifier: verifier()}))
 		}
-		svc, err := blob.New(store)
-		if err != nil {
-			return err
-		}
-		s.state.blobs = svc
-		s.closers = append(s.closers, discardStaged(svc, stagedSweep, cfg.Logf))
 		s.services = append(s.services, &Service{Name: "Blob", Addr: cfg.BlobAddr,
-			Core:  blobapi.NewServer(svc, blobapi.Options{Verifier: verifier()}),
-			Front: apifasthttp.Config{Stream: true}})
+			Core: route(names, cores), Front: apifasthttp.Config{Stream: true}})
 	}
 	if cfg.QueueAddr != "" {
-		store, err := s.openStore(queueStore)
+		store, err := s.openStore(queueStore, auth.DevAccountName)
 		if err != nil {
 			return err
 		}
@@ -95,46 +108,52 @@ func (s *Server) open() error {
 		if err != nil {
 			return err
 		}
-		s.state.queues = svc
+		s.queues = svc
 		s.services = append(s.services, &Service{Name: "Queue", Addr: cfg.QueueAddr,
 			Core: queueapi.NewServer(svc, queueapi.Options{Verifier: verifier()})})
 	}
 	if cfg.TableAddr != "" {
-		store, err := s.openStore(settingsStore)
+		store, err := s.openStore(settingsStore, auth.DevAccountName)
 		if err != nil {
 			return err
 		}
-		s.state.settings = accountsettings.New(store)
-		s.services = append(s.services, &Service{Name: "Table", Addr: cfg.TableAddr,
-			Core: api.NewServer(s.tables, api.Options{Verifier: verifier(), Settings: s.state.settings, Cosmos: cfg.Cosmos, Paging: cfg.Paging})})
+		s.settings = accountsettings.New(store)
+		var cores []api.Service
+		for _, acct := range s.data {
+			cores = append(cores, api.NewServer(acct.tables, api.Options{Verifier: verifier(), Settings: s.settings, Cosmos: cfg.Cosmos, Paging: cfg.Paging}))
+		}
+		s.services = append(s.services, &Service{Name: "Table", Addr: cfg.TableAddr, Core: route(names, cores)})
 	}
 	return nil
 }
 
-// openStore opens the store of kind k the config asks for; closeStores
-// closes it.
-func (s *Server) openStore(k storeKind) (*engine.Store, error) {
+// openStore opens the store of kind k of the account named, as the
+// config asks for it; closeStores closes it. The Queue service's and the
+// settings' stores, which hold every account's, are the development
+// account's.
+func (s *Server) openStore(k storeKind, account string) (*engine.Store, error) {
 	cfg := s.cfg
 	// Cosmos DB for Table's table names differ by case.
 	exact := cfg.Cosmos && k == tableStore
 	if cfg.Memory {
 		return engine.New(engine.Options{OpenKeys: k.openKeys, CaseSensitiveTableNames: exact}), nil
 	}
-	dir := cfg.DataDir
-	if k.dir != "" {
-		dir = filepath.Join(dir, k.dir)
-		if err := makeDir(dir); err != nil {
-			return nil, err
-		}
+	dir := filepath.Join(cfg.DataDir, accountDir(account), k.dir)
+	if err := makeDir(cfg.DataDir, dir); err != nil {
+		return nil, err
 	}
 	db, err := persist.Open(dir, persist.Options{Logf: s.storeLogf, NoSync: cfg.NoSync, MinCompactBytes: cfg.CompactBytes, KeepInMemory: cfg.KeepInMemory, HoldBytes: cfg.HoldBytes, OpenKeys: k.openKeys, CaseSensitiveTableNames: exact})
 	if err != nil {
 		return nil, err
 	}
-	cfg.Debugf("tablelab: %s in %s", k.name, dir)
+	what := k.name
+	if k == tableStore || k == blobStore {
+		what += " of " + account
+	}
+	cfg.Debugf("tablelab: %s in %s", what, dir)
 	s.closers = append(s.closers, func() {
 		if err := db.Close(); err != nil {
-			cfg.Logf("tablelab: closing the store of %s: %v", k.name, err)
+			cfg.Logf("tablelab: closing the store of %s: %v", what, err)
 		}
 	})
 	return db.Store, nil
@@ -158,17 +177,26 @@ func (s *Server) storeLogf(format string, args ...any) {
 	s.cfg.Logf(format, args...)
 }
 
-// makeDir creates dir, a sub-directory of the data directory, when it is
-// missing, and makes its entry durable: the log inside it syncs its own
-// files, but not the directory that holds them.
-func makeDir(dir string) error {
+// makeDir creates dir, the data directory root or a directory under it,
+// with every missing directory between, and makes each new entry
+// durable: the log inside dir syncs its own files, but not the
+// directories that hold them. root itself is made as the log makes its
+// directory, without a sync, as it always was.
+func makeDir(root, dir string) error {
+	if dir == filepath.Clean(root) {
+		return os.MkdirAll(dir, 0o755)
+	}
 	if _, err := os.Stat(dir); err == nil {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	parent := filepath.Dir(dir)
+	if err := makeDir(root, parent); err != nil {
 		return err
 	}
-	return osfile.SyncDir(filepath.Dir(dir))
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+		return err
+	}
+	return osfile.SyncDir(parent)
 }
 
 // stagedSweep is how often the Blob service looks for uncommitted blocks
