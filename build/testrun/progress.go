@@ -41,8 +41,10 @@ func startHeartbeat(console io.Writer, tier string, clock Clock, every time.Dura
 			select {
 			case <-done:
 				return
-			case <-ticks:
-				line := fmt.Sprintf("... %s: running for %s", tier, roundTime(clock.Now().Sub(start)))
+			case now := <-ticks:
+				// The tick's own time: the line says how long the tier
+				// had run when it ticked, however late it is written.
+				line := fmt.Sprintf("... %s: running for %s", tier, roundTime(now.Sub(start)))
 				if last := log.last(); last != "" {
 					line += "; last: " + last
 				}
