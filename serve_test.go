@@ -407,24 +407,34 @@ func TestStartupOutput(t *testing.T) {
 	}
 	dir, bin := buildServer(t)
 	data := filepath.Join(dir, "data")
+	// In a folder with a built site and no content/ to build it from,
+	// the site is served as it is.
+	site := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(site, "dist"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(site, "dist", "index.html"), []byte("home"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, verbose := range []bool{false, true} {
-		blobAddr, queueAddr, tableAddr, siteAddr := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
-		args := []string{"-blob-addr", blobAddr, "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr", siteAddr, "-data", data}
-		if verbose {
-			args = append(args, "-v")
-		}
-		// In a folder with a built site and no content/ to build it
-		// from, the site is served as it is.
-		site := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(site, "dist"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(site, "dist", "index.html"), []byte("home"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd, out := startBinaryIn(t, site, bin, []string{blobAddr, queueAddr, tableAddr, siteAddr}, args...)
-		if cmd == nil {
-			t.Fatalf("the server ended:\n%s", out)
+		var blobAddr, queueAddr, tableAddr, siteAddr string
+		var cmd *exec.Cmd
+		var out *serverOutput
+		// A port found free may be taken before the server binds it
+		// (another test's server): start again on fresh ports.
+		for attempt := 1; ; attempt++ {
+			blobAddr, queueAddr, tableAddr, siteAddr = freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
+			args := []string{"-blob-addr", blobAddr, "-queue-addr", queueAddr, "-table-addr", tableAddr, "-site-addr", siteAddr, "-data", data}
+			if verbose {
+				args = append(args, "-v")
+			}
+			cmd, out = startBinaryIn(t, site, bin, []string{blobAddr, queueAddr, tableAddr, siteAddr}, args...)
+			if cmd != nil {
+				break
+			}
+			if attempt == 3 || !strings.Contains(out.String(), "address already in use") {
+				t.Fatalf("the server ended:\n%s", out)
+			}
 		}
 		waitLog(t, &out.stdout, "Ctrl-C stops the server.")
 		want := []string{
