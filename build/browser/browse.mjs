@@ -11,7 +11,8 @@ import { requireDist, startServer } from "./server.mjs";
 /**
  * startSite starts the server with the site and a browser. It resolves to
  * {server, browser, base, open(path?, {viewport, colorScheme, expect}),
- * close()}; base is the site's root URL, and a path given as a whole URL
+ * close()}; open resolves to {page, problems, requests}, requests being
+ * the URL of every request the page made; base is the site's root URL, and a path given as a whole URL
  * opens that URL instead (a page of another origin). expect lists HTTP
  * statuses a test asks for on purpose (a 404 page), which are then not
  * problems. With devPorts false the server's services take any free
@@ -37,6 +38,8 @@ export async function startSite({ devPorts = true } = {}) {
   async function open(path, { viewport, colorScheme, expect = [] } = {}) {
     const page = await browser.context.newPage();
     const problems = [];
+    const requests = [];
+    page.on("request", (r) => requests.push(r.url()));
     page.on("console", (m) => {
       if (m.type() === "error" && !expect.some((s) => m.text().includes(`status of ${s}`))) {
         problems.push(`console: ${m.text()} (${m.location().url || "no url"})`);
@@ -54,7 +57,7 @@ export async function startSite({ devPorts = true } = {}) {
     if (viewport) await page.setViewportSize(viewport);
     if (colorScheme) await page.emulateMedia({ colorScheme });
     if (path !== undefined) await page.goto(/^https?:/.test(path) ? path : base + path, { waitUntil: "load" });
-    return { page, problems };
+    return { page, problems, requests };
   }
 
   async function close() {

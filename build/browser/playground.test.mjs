@@ -11,7 +11,7 @@ import { startSite } from "./browse.mjs";
 import { htmlPages, siteExamples } from "./examples.mjs";
 import { outDir } from "./record.mjs";
 import { distDir } from "./server.mjs";
-import { editFigure, editorCode, openPlayground, resetStore, setKeep, showPanel, playgroundPage, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
+import { stopEndlessLoop, editFigure, editorCode, openPlayground, resetStore, setKeep, showPanel, playgroundPage, runInPlayground, setPlaygroundCode, share, sharedProgram } from "./ui.mjs";
 
 const missing = missingBrowser();
 if (missing) {
@@ -404,11 +404,7 @@ for await (const e of t.listEntities({ queryOptions: { filter: "n eq 1" } })) pr
   test("the small defects: Stop says stopped, an error is never a match, summaries render, titles, extension-less URLs and a styled 404", async () => {
     const { page, problems } = await open();
     await openPlayground(page, base + playground);
-    await setPlaygroundCode(page, 'print("before");\nwhile (true) {}');
-    await page.locator("#pg-run").click();
-    await page.waitForFunction(() => document.getElementById("pg-output").textContent === "before");
-    await page.locator("#pg-stop").click();
-    await page.waitForFunction(() => document.getElementById("playground").dataset.state === "stopped", null, { timeout: 10000 });
+    await stopEndlessLoop(page);
     const said = await status(page);
     assert.match(said, /stopped/i);
     assert.doesNotMatch(said, /error/i);

@@ -7,11 +7,11 @@
 // light, dark and at a phone's width (screenshots in out/search-*.png).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launch, missingBrowser } from "./chromium.mjs";
+import { missingBrowser } from "./chromium.mjs";
+import { startSite } from "./browse.mjs";
 import { outDir } from "./record.mjs";
-import { requireDist, startServer } from "./server.mjs";
+import { requireDist } from "./server.mjs";
 
 // Words the docs discuss in their text, not in their titles or headings,
 // and the pages with a section that explains each in its prose (any of
@@ -43,41 +43,17 @@ if (missing) {
 
 function searchInChromium() {
   requireDist();
-  let server, browser, base;
+  let site, base;
 
   before(async () => {
-    server = await startServer({ site: true });
-    if (!server.servesSite) throw new Error("this build of the server has no -site-addr flag");
-    base = `http://127.0.0.1:${server.sitePort}/`;
-    browser = await launch();
-    mkdirSync(outDir, { recursive: true });
+    site = await startSite();
+    base = site.base;
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(async () => site?.close());
 
-  // open returns a new page at path, with the site's console errors,
-  // uncaught exceptions and failed requests in problems and the URL of
-  // every request it made in requests.
-  async function open(path, { viewport, colorScheme } = {}) {
-    const page = await browser.context.newPage();
-    const problems = [];
-    const requests = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-    page.on("request", (r) => requests.push(r.url()));
-    page.on("response", (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
-    if (viewport) await page.setViewportSize(viewport);
-    await page.emulateMedia({ colorScheme: colorScheme ?? "light" });
-    await page.goto(base + path, { waitUntil: "load" });
-    return { page, problems, requests };
-  }
+  // open returns a new page at path in the light theme unless told,
+  // with its problems and the URL of every request it made.
+  const open = (path, { viewport, colorScheme } = {}) => site.open(path, { viewport, colorScheme: colorScheme ?? "light" });
 
   // results types query into the box and returns what the list shows:
   // for each option its link, score, page, section, snippet and the
@@ -127,11 +103,11 @@ function searchInChromium() {
   }
 
   test("the index loads when the reader reaches for the box, not with the page", async (t) => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     const problems = [];
     page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));
     // Bytes on the wire per URL, compression counted, from a cold cache.
-    const cdp = await browser.context.newCDPSession(page);
+    const cdp = await site.browser.context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.clearBrowserCache");
     const urls = new Map();

@@ -6,16 +6,17 @@
 // while the engine loads 100,000 entities, and screenshots land in out/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, missingBrowser } from "./chromium.mjs";
+import { missingBrowser } from "./chromium.mjs";
+import { startSite } from "./browse.mjs";
 import { engineIn } from "./engineworker.mjs";
 import { htmlPages, siteExamples, settled } from "./examples.mjs";
 import { insertBatch, request } from "./rawhttp.mjs";
 import { outDir, writeBrowserRecord } from "./record.mjs";
 import { connectionString, distDir, requireDist, startServer } from "./server.mjs";
 import { TableClient } from "@azure/data-tables";
-import { editFigure, openPlayground, playgroundPage, resetStore, setKeep, showPanel, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram, switchFigure } from "./ui.mjs";
+import { stopEndlessLoop, editFigure, openPlayground, playgroundPage, resetStore, setKeep, showPanel, runFigure, runInPlayground, setPlaygroundCode, share, sharedProgram, switchFigure } from "./ui.mjs";
 
 const missing = missingBrowser();
 if (missing) {
@@ -33,38 +34,16 @@ function siteInChromium() {
   const pages = htmlPages(distDir);
   const examples = siteExamples(distDir);
   const playground = playgroundPage(distDir);
-  let server, browser, base;
+  let site, browser, base;
 
   before(async () => {
-    server = await startServer({ site: true });
-    if (!server.servesSite) throw new Error("this build of the server has no -site-addr flag");
-    base = `http://127.0.0.1:${server.sitePort}/`;
-    browser = await launch();
-    mkdirSync(outDir, { recursive: true });
+    site = await startSite();
+    browser = site.browser;
+    base = site.base;
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(async () => site?.close());
 
-  // open returns a new page at path with every console error, uncaught
-  // exception and failed request of the site noted in problems.
-  async function open(path, { viewport, colorScheme } = {}) {
-    const page = await browser.context.newPage();
-    const problems = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()} (${m.location().url || "no url"})`);
-    });
-    page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-    page.on("response", (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
-    if (viewport) await page.setViewportSize(viewport);
-    if (colorScheme) await page.emulateMedia({ colorScheme });
-    if (path !== undefined) await page.goto(base + path, { waitUntil: "load" });
-    return { page, problems };
-  }
+  const open = (...args) => site.open(...args);
 
   test("every page opens, with a title, working links and no console error", async () => {
     assert.ok(pages.length >= 4, `dist/ has ${pages.length} pages`);
@@ -512,11 +491,7 @@ print(count);`,
   test("the playground: an endless loop stops on Stop, and a service error shows its code and status", async () => {
     const { page, problems } = await open();
     await openPlayground(page, base + playground);
-    await setPlaygroundCode(page, 'print("before");\nwhile (true) {}');
-    await page.locator("#pg-run").click();
-    await page.waitForFunction(() => document.getElementById("pg-output").textContent === "before");
-    await page.locator("#pg-stop").click();
-    await page.waitForFunction(() => document.getElementById("playground").dataset.state === "stopped", null, { timeout: 10000 });
+    await stopEndlessLoop(page);
 
     // The next run starts afresh, and a 404 arrives as the SDK raises it.
     const missing = await runInPlayground(

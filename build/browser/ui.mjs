@@ -253,3 +253,15 @@ export async function setKeep(page, on) {
 export async function showPanel(page, id) {
   await page.locator(`#${id}-tab`).click();
 }
+
+/**
+ * Runs a program that prints "before" and never ends, then presses Stop,
+ * and waits until the playground says it stopped.
+ */
+export async function stopEndlessLoop(page) {
+  await setPlaygroundCode(page, 'print("before");\nwhile (true) {}');
+  await page.locator("#pg-run").click();
+  await page.waitForFunction(() => document.getElementById("pg-output").textContent === "before");
+  await page.locator("#pg-stop").click();
+  await page.waitForFunction(() => document.getElementById("playground").dataset.state === "stopped", null, { timeout: 10000 });
+}
