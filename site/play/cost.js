@@ -330,11 +330,16 @@ export function requestMs(entry) {
 /**
  * modelledMs is how long a run of requests takes under the latency model,
  * in milliseconds, from the order in which the client started and ended
- * them (each entry's started and ended, ticks of one counter): a request
- * starts when the last request that ended before it started has ended,
- * so requests made one after another add up, and requests started
- * before any of them ended (Promise.all) overlap. The result does not
- * depend on the machine's speed, only on what the code waited for.
+ * them (each entry's started and ended, ticks of one counter). A client
+ * starts a request when an answer it waited for has come in: the answer
+ * that came in last before the request started (its trigger), and every
+ * request started with or before that one and answered before this one
+ * started, as Promise.all waits for all of its group. So requests made
+ * one after another add up, requests started together overlap, and a
+ * chain per item (read, then write, for each of a list at once) takes
+ * the chain's length. The result depends on what the code waited for,
+ * not on the machine's speed or on which of the overlapping answers
+ * happened to come first.
  */
 export function modelledMs(entries) {
   const events = [];
@@ -346,16 +351,21 @@ export function modelledMs(entries) {
   }
   events.sort((a, b) => a.tick - b.tick);
   const ends = new Map();
-  let ready = 0;
+  const ended = []; // [started tick, modelled end], in the order they ended
   let total = 0;
   for (const ev of events) {
-    if (ev.start) {
-      const end = ready + requestMs(ev.entry);
-      ends.set(ev.entry, end);
-      total = Math.max(total, end);
-    } else {
-      ready = Math.max(ready, ends.get(ev.entry));
+    if (!ev.start) {
+      ended.push([ev.entry.started, ends.get(ev.entry)]);
+      continue;
     }
+    let ready = 0;
+    if (ended.length > 0) {
+      const trigger = ended[ended.length - 1][0];
+      for (const [started, end] of ended) if (started <= trigger) ready = Math.max(ready, end);
+    }
+    const end = ready + requestMs(ev.entry);
+    ends.set(ev.entry, end);
+    total = Math.max(total, end);
   }
   return total;
 }

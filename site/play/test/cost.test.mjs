@@ -107,7 +107,7 @@ test("request units: Microsoft's table by size for point reads and writes, the m
   assert.equal(ruText(1), "1 RU");
 });
 
-test("latency model: a round trip a request, in sequence they add up, in flight together they overlap", () => {
+test("latency model: a round trip a request, in sequence they add up, in flight together they overlap, chains take their length", () => {
   assert.deepEqual({ ...LATENCY }, { roundTripMs: 10, perHundredExaminedMs: 1 });
   assert.equal(requestMs({}), 10);
   assert.equal(requestMs({ examined: 1000 }), 20, "a full page walks 1,000 entities");
@@ -125,6 +125,22 @@ test("latency model: a round trip a request, in sequence they add up, in flight 
   assert.equal(modelledMs(other), 20);
   // A request started after one of a group ended waits only for that one.
   assert.equal(modelledMs([{ started: 1, ended: 3 }, { started: 2, ended: 5 }, { started: 4, ended: 6 }]), 20);
+  // A read then a write for each of three items at once: the chain's two
+  // round trips, whichever read or write happened to come back first.
+  const chains = (order) => {
+    let tick = 0;
+    const reads = [0, 1, 2].map(() => ({ started: ++tick }));
+    const writes = [];
+    for (const i of order) {
+      reads[i].ended = ++tick;
+      writes[i] = { started: ++tick };
+      if (i === order[0]) writes[i].ended = ++tick; // the first write is back before the other reads
+    }
+    for (const w of writes) w.ended ??= ++tick;
+    return modelledMs([...reads, ...writes]);
+  };
+  assert.equal(chains([0, 1, 2]), 20);
+  assert.equal(chains([2, 0, 1]), 20);
   assert.equal(modelledMs([]), 0);
   assert.equal(msText(1204.4), "1,204 ms");
 });
