@@ -187,6 +187,7 @@ func (r ChartRelation) sentence() string {
 // The chart's geometry, in SVG user units.
 const (
 	chartChar    = 7.8 // a generous width of one character at the chart's size
+	chartBold    = 9.6 // the same for the bold name
 	chartLine    = 20  // a property's line
 	chartHead    = 28  // the box's title line
 	chartPadX    = 12
@@ -215,11 +216,12 @@ func (c *EntityChart) layout() *chartLayout {
 	rows := (len(c.Entities) + c.Cols - 1) / c.Cols
 	rowH := make([]float64, rows)
 	for i, e := range c.Entities {
-		longest := len([]rune(e.Name)) + 2
+		// The name is set in bold, wider than the properties' letters.
+		wide := float64(len([]rune(e.Name))) * chartBold
 		for _, p := range e.Properties {
-			longest = max(longest, len([]rune(p)))
+			wide = max(wide, float64(len([]rune(p)))*chartChar)
 		}
-		cellW = max(cellW, float64(longest)*chartChar+2*chartPadX)
+		cellW = max(cellW, wide+2*chartPadX)
 		h := chartHead + float64(len(e.Properties))*chartLine + 8
 		rowH[i/c.Cols] = max(rowH[i/c.Cols], h)
 	}
@@ -336,7 +338,17 @@ func (c *EntityChart) SVG() []byte {
 		card(x1+ux*chartCardOff, y1+uy*chartCardOff, r.FromCard)
 		card(x2-ux*chartCardOff, y2-uy*chartCardOff, r.ToCard)
 		if r.Label != "" {
-			fmt.Fprintf(&b, `<text class="ec-label" x="%s" y="%s" text-anchor="middle">%s</text>`, num((x1+x2)/2-px*10), num((y1+y2)/2-py*10+4), html.EscapeString(r.Label))
+			// The label sits on the other side of the line from the
+			// cardinalities, starting beside a steep line rather than
+			// centred over it.
+			anchor := "middle"
+			switch {
+			case -px > 0.5:
+				anchor = "start"
+			case -px < -0.5:
+				anchor = "end"
+			}
+			fmt.Fprintf(&b, `<text class="ec-label" x="%s" y="%s" text-anchor="%s">%s</text>`, num((x1+x2)/2-px*8), num((y1+y2)/2-py*8+4), anchor, html.EscapeString(r.Label))
 		}
 		b.WriteString("</g>\n")
 	}

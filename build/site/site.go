@@ -381,7 +381,7 @@ var navGroups = []struct{ dir, title string }{
 	{"concepts", "Concepts"},
 	{"patterns", "Patterns"},
 	{"case-study", "Case study"},
-	{"production", "In production"},
+	{"production", "Live tables"},
 	{"reference", "Reference"},
 }
 
