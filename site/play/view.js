@@ -159,7 +159,15 @@ export function renderScorecards(cards, { ru = false } = {}) {
       if (card.stored) line(`Stored: ${fmt(card.stored.entities)} entities, ${byteSize(card.stored.bytes)}`, dollars(card.stored.dollars));
       line("In all, a month", dollars(card.dollars ?? 0));
     }
-    row.append(table);
+    // A card wider than the screen (a phone, a card with every column)
+    // scrolls sideways in a box of its own, which the keyboard can reach,
+    // rather than widening the page.
+    const box = el("div", "scorecard-box");
+    box.tabIndex = 0;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", card.title);
+    box.append(table);
+    row.append(box);
   }
   section.append(row);
   return section;
