@@ -16,8 +16,10 @@ import { requireDist } from "./server.mjs";
 // Words the docs discuss in their text, not in their titles or headings,
 // and the pages with a section that explains each in its prose (any of
 // them may come first; a page whose examples only use the word may not).
+// The pages whose prose explains each word: the diagnosis page has a
+// section on each of continuation tokens and 412 storms, headed by it.
 const queries = [
-  { q: "continuation", pages: ["concepts/paging-and-projection.html"] },
+  { q: "continuation", pages: ["concepts/paging-and-projection.html", "production/diagnosis.html"] },
   { q: "odata", pages: ["reference/filter.html", "concepts/queries.html"] },
   { q: "SAS", pages: ["concepts/shared-access-signatures.html", "run-locally.html"] },
   { q: "DateTime", pages: ["reference/types.html", "concepts/data-model.html", "reference/filter.html", "patterns/log-tail.html"] },
@@ -25,7 +27,7 @@ const queries = [
     q: "EntityAlreadyExists",
     pages: ["concepts/concurrency.html", "concepts/transactions.html", "patterns/intra-partition-secondary-index.html"],
   },
-  { q: "412", pages: ["concepts/concurrency.html"] },
+  { q: "412", pages: ["concepts/concurrency.html", "production/diagnosis.html"] },
 ];
 
 const nonsense = "qzxvwkjh";

@@ -789,6 +789,76 @@ print("done");`;
     }
   });
 
+  test("the case study: its entity chart in light, dark and on a phone; every version's examples run, the latency model's times in the panel, the all-hands over the heat line and the fix under it (out/case-*.png)", async (t) => {
+    const overview = "case-study/access-patterns.html";
+    if (!pages.includes(overview)) {
+      const why = `not written yet, so not shown: ${overview}`;
+      if (process.env.CI === "true") assert.fail(why);
+      t.skip(why);
+      return;
+    }
+    for (const [file, opts] of [
+      ["case-chart.png", {}],
+      ["case-chart-dark.png", { colorScheme: "dark" }],
+      ["case-chart-phone.png", { viewport: { width: 390, height: 844 } }],
+    ]) {
+      const { page, problems } = await open(overview, opts);
+      const chart = page.locator("figure.entity-chart svg.entity-chart-svg");
+      const names = await chart.locator("g.ec-entity").evaluateAll((gs) => gs.map((g) => g.dataset.name));
+      assert.deepEqual(names, ["Channel", "Person", "Message", "Membership", "Reaction"], `${file}: the chart's entities`);
+      assert.equal(await chart.locator("g.ec-rel").count(), 4, `${file}: the chart's relationships`);
+      assert.match(await chart.getAttribute("aria-label"), /^Entity chart: 5 kinds of entity, 4 relationships\. /);
+      const box = await chart.boundingBox();
+      const width = await page.evaluate(() => document.documentElement.clientWidth);
+      assert.ok(box && box.x >= 0 && box.x + box.width <= width + 1, `${file}: the chart fits the page's width (${JSON.stringify(box)} in ${width})`);
+      await page.locator("figure.entity-chart").screenshot({ path: join(outDir, file) });
+      assert.deepEqual(problems, [], file);
+      await page.close();
+    }
+    const versions = pages.filter((p) => p.startsWith("case-study/v")).sort();
+    assert.ok(versions.length >= 3, `${versions.length} versions of the case study`);
+    for (const path of versions) {
+      const { page, problems } = await open(path);
+      const own = examples.filter((e) => e.page === path);
+      for (const ex of own) {
+        const got = await runFigure(page, ex.id);
+        assert.equal(got.matches, "true", `${path}#${ex.id}: ${got.output} ${got.error}`);
+      }
+      // The closing scorecard: its times in the panel's Time (model)
+      // column, as printed, and its money.
+      const last = page.locator(`figure[id="${own.at(-1).id}"] .scorecards table.scorecard`).last();
+      const head = await last.locator("thead th").allTextContents();
+      assert.ok(head.includes("Time (model)") && head.includes("A month"), `${path}: the closing scorecard's columns: ${head}`);
+      const rows = await last.locator("tr.scorecard-row").evaluateAll((trs) => trs.map((tr) => ({ line: tr.dataset.line, ms: tr.dataset.ms, cells: [...tr.querySelectorAll("td")].map((td) => td.textContent) })));
+      for (const r of rows) {
+        assert.ok(r.line.includes(` · ${Number(r.ms).toLocaleString("en-US")} ms`), `${path}: ${r.line} prints its ${r.ms} ms`);
+        assert.ok(r.cells.includes(`${Number(r.ms).toLocaleString("en-US")} ms`), `${path}: the panel shows ${r.ms} ms`);
+      }
+      if (path.includes("all-hands")) {
+        const heat = (id) => page.locator(`figure[id="${id}"] section.heat`).evaluate((s) => ({
+          over: s.dataset.over,
+          rows: [...s.querySelectorAll("li.heat-row")].map((li) => [li.dataset.partition, Number(li.dataset.peak), li.dataset.over]),
+        }));
+        const [shipped, fixed] = await page.locator("figure.run-example[data-heat]").evaluateAll((fs) => fs.map((f) => f.id));
+        const before = await heat(shipped);
+        assert.equal(before.over, "1", `the launch design: ${JSON.stringify(before)}`);
+        assert.deepEqual(before.rows[0].slice(0, 1).concat(before.rows[0][2]), ["w07_general", "true"]);
+        assert.ok(before.rows[0][1] > 2000, `w07_general took ${before.rows[0][1]} in its second`);
+        const after = await heat(fixed);
+        assert.equal(after.over, "0", `the fix: ${JSON.stringify(after)}`);
+        assert.ok(after.rows.every(([, peak, over]) => peak <= 2000 && over === "false"), JSON.stringify(after.rows));
+      }
+      await fullShot(page, path.replace(/^case-study\//, "case-").replace(/\.html$/, ".png"));
+      assert.deepEqual(problems, [], path);
+      await page.close();
+    }
+    const { page } = await open(versions.at(-1), { viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+    const ex = examples.filter((e) => e.page === versions.at(-1)).at(-1);
+    assert.equal((await runFigure(page, ex.id)).matches, "true");
+    await page.locator(`figure[id="${ex.id}"] .scorecards`).screenshot({ path: join(outDir, "case-scorecard-phone-dark.png") });
+    await page.close();
+  });
+
   test("screenshots: landing page, playground, phone width, dark mode (out/)", async () => {
     const shots = [
       ["landing.png", "index.html", {}],

@@ -68,8 +68,8 @@ func highlight(w util.BufWriter, language, code string) error {
 }
 
 // newMarkdown returns the converter of content pages: GFM, front matter,
-// heading ids, highlighted code, run blocks, exercises and the pattern
-// map's place.
+// heading ids, highlighted code, run blocks, exercises, entity charts and
+// the pattern map's place.
 func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
@@ -82,6 +82,7 @@ func newMarkdown() goldmark.Markdown {
 			RunBlocks{Highlight: highlight},
 			Exercises{Highlight: highlight},
 			PatternMaps{},
+			EntityCharts{},
 		),
 		goldmark.WithParserOptions(
 			parser.WithAutoHeadingID(),

@@ -2,6 +2,7 @@ package site
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,67 @@ func TestRelatedMissingPage(t *testing.T) {
 	pages[0].Related = pages[0].Related[:1]
 	if err := checkRelated(pages); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestCheckCaseStudy(t *testing.T) {
+	version := func(title, last, output string) string {
+		return "---\ntitle: " + title + "\n---\n\n```js run plans=\nprint(1)\n```\n\n```output\n1\n```\n\n" + last + "\n\n```output\n" + output + "```\n"
+	}
+	const card = "```js run plans=\nawait scorecard(\"v\", {}, { perSecond: { a: 3 } });\n```"
+	const money = "v\n  a: wrote 1 entity (20 bytes) in 1 request · 3/s: $0.28 a month\n  in all: $0.28 a month\n"
+	files := map[string]string{
+		"start-here.md":    "---\ntitle: Start\npath:\n  - cs/overview.md\n  - cs/v1.md\n  - cs/v2.md\n---\n",
+		"cs/overview.md":   "---\ntitle: Overview\n---\n\n```entity-chart\nA: x\nB: y\nA 1-n B\n```\n",
+		"cs/v1.md":         version("One", card, money),
+		"cs/v2.md":         version("Two", card, money),
+		"cs/v3.md":         version("Three", card, money),
+		"cs/no-volumes.md": version("Bare", "```js run plans=\nawait scorecard(\"v\", {});\n```", "v\n"),
+		"cs/no-money.md":   version("Quiet", card, "v\n  a: wrote 1 entity (20 bytes) in 1 request\n"),
+		"cs/plain.md":      "---\ntitle: Plain\n---\n\n```js run plans=\nprint(1)\n```\n",
+		"cs/no-chart.md":   "---\ntitle: Words\n---\n\nNo chart.\n",
+	}
+	dir := writeTree(t, files)
+	if err := CheckCaseStudy(dir, "cs/overview.md", []string{"cs/v1.md", "cs/v2.md"}); err == nil || !strings.Contains(err.Error(), "2 versions of its design, want at least 3") {
+		t.Errorf("two versions: %v", err)
+	}
+	err := CheckCaseStudy(dir, "cs/no-chart.md", []string{"cs/v1.md", "cs/v3.md", "cs/no-volumes.md", "cs/no-money.md", "cs/plain.md"})
+	if err == nil {
+		t.Fatal("a case study lacking everything passed")
+	}
+	for _, want := range []string{
+		"content/cs/no-chart.md: no entity chart",
+		"content/cs/no-volumes.md:13: the last example is not a scorecard given volumes",
+		"content/cs/no-money.md:13: the last example's output declares no money lines",
+		"content/cs/plain.md:5: the last example is not a scorecard given volumes",
+		"content/cs/v3.md: not in the reading order",
+		"content/cs/no-chart.md: not in the reading order",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the check did not say %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "content/cs/v1.md") {
+		t.Errorf("a complete version was reported:\n%v", err)
+	}
+	delete(files, "start-here.md")
+	if err := CheckCaseStudy(writeTree(t, files), "cs/overview.md", []string{"cs/v1.md", "cs/v2.md", "cs/v3.md"}); err == nil || !strings.Contains(err.Error(), "no page sets out a reading order") {
+		t.Errorf("no reading order: %v", err)
+	}
+}
+
+func TestGuidePagesListed(t *testing.T) {
+	for _, p := range GuidePages {
+		if slices.Contains(RequiredPages, p) {
+			t.Errorf("%s is both a pattern guide page and a guide page", p)
+		}
+	}
+	for _, v := range CaseStudyVersions {
+		if !slices.Contains(GuidePages, v) {
+			t.Errorf("version %s is not among the guide pages", v)
+		}
+	}
+	if len(CaseStudyVersions) < 3 {
+		t.Errorf("%d case study versions, the issue asks for at least 3", len(CaseStudyVersions))
 	}
 }

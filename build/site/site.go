@@ -380,6 +380,8 @@ var navGroups = []struct{ dir, title string }{
 	{".", "Start"},
 	{"concepts", "Concepts"},
 	{"patterns", "Patterns"},
+	{"case-study", "Case study"},
+	{"production", "Live tables"},
 	{"reference", "Reference"},
 }
 

@@ -311,6 +311,70 @@ function returnedSizes(text) {
   return list.filter((e) => e && typeof e === "object").map((e) => entitySize(e));
 }
 
+/**
+ * LATENCY is tablelab's latency model, which a scorecard given
+ * {latency: true} prints as each pattern's time: every request is a round
+ * trip of roundTripMs, and a query's page takes perHundredExaminedMs more
+ * for each hundred entities it examined (a full page of 1,000, 10 ms
+ * more). The figures are round numbers chosen to compare designs, not
+ * measurements of Azure; what the model gets right is the shape: requests
+ * made one after another add up, requests in flight together overlap.
+ */
+export const LATENCY = Object.freeze({ roundTripMs: 10, perHundredExaminedMs: 1 });
+
+/** requestMs is one recorded request's time under the latency model. */
+export function requestMs(entry) {
+  return LATENCY.roundTripMs + ((entry.examined ?? 0) / 100) * LATENCY.perHundredExaminedMs;
+}
+
+/**
+ * modelledMs is how long a run of requests takes under the latency model,
+ * in milliseconds, from the order in which the client started and ended
+ * them (each entry's started and ended, ticks of one counter). A client
+ * starts a request when an answer it waited for has come in: the answer
+ * that came in last before the request started (its trigger), and every
+ * request started with or before that one and answered before this one
+ * started, as Promise.all waits for all of its group. So requests made
+ * one after another add up, requests started together overlap, and a
+ * chain per item (read, then write, for each of a list at once) takes
+ * the chain's length. The result depends on what the code waited for,
+ * not on the machine's speed or on which of the overlapping answers
+ * happened to come first.
+ */
+export function modelledMs(entries) {
+  const events = [];
+  for (const e of entries) {
+    if (typeof e.started !== "number") continue;
+    events.push({ tick: e.started, entry: e, start: true });
+    // A request that never ended (the code stopped) ends at the last tick.
+    events.push({ tick: typeof e.ended === "number" ? e.ended : Infinity, entry: e, start: false });
+  }
+  events.sort((a, b) => a.tick - b.tick);
+  const ends = new Map();
+  const ended = []; // [started tick, modelled end], in the order they ended
+  let total = 0;
+  for (const ev of events) {
+    if (!ev.start) {
+      ended.push([ev.entry.started, ends.get(ev.entry)]);
+      continue;
+    }
+    let ready = 0;
+    if (ended.length > 0) {
+      const trigger = ended[ended.length - 1][0];
+      for (const [started, end] of ended) if (started <= trigger) ready = Math.max(ready, end);
+    }
+    const end = ready + requestMs(ev.entry);
+    ends.set(ev.entry, end);
+    total = Math.max(total, end);
+  }
+  return total;
+}
+
+/** msText writes a modelled time as a scorecard prints it: "10 ms", "1,204 ms". */
+export function msText(ms) {
+  return `${grouped(Math.round(ms))} ms`;
+}
+
 /** ru writes request units as the plan panel shows them: "1 RU", "4.95 RU", "1,204 RU". */
 export function ruText(n) {
   return `${grouped(n >= 100 ? Math.round(n) : Math.round(n * 100) / 100)} RU`;

@@ -6,7 +6,7 @@
 // modules, the HTTP client, the connection string, how time passes) comes
 // in through env.
 
-import { byteSize, counted, dollars, grouped, isTableRequest, monthlyRequests, monthlyStorage, requestUnits, writesOf } from "./cost.js";
+import { byteSize, counted, dollars, grouped, isTableRequest, modelledMs, monthlyRequests, monthlyStorage, msText, requestUnits, writesOf } from "./cost.js";
 import { operationsOf } from "./heat.js";
 
 /** PLAN_HEADER and the two beside it are the engine's cost headers. */
@@ -74,13 +74,18 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  *              "  stored: 80,000 entities, 9.8 MiB: <$0.01 a month"
  *   results    true keeps each check's value (a drained iterable's
  *              items) as plain JSON in its row's result, for a grader
+ *   latency    true adds each check's time under cost.js's latency
+ *              model (a round trip a request; requests in flight
+ *              together overlap) to its line, " · 40 ms", and its row,
+ *              ms
  *
  * With either volume the card ends "  in all: $22.90 a month". A scorecard
  * resolves to the card it printed, {title, rows: [{name, plan, reads,
  * examined, returned, requests, writes, written, deleted, bytes, ru,
  * hottest, hottestPartition, perSecond?, dollars?, result?, line}],
  * stored?, dollars?} (summarizeRequests says what each counts), where
- * dollars is a month's price and line the row as printed; result.scorecards
+ * dollars is a month's price and line the row as printed (ms too, with
+ * latency); result.scorecards
  * lists every card of the run.
  *
  *   env.sdk               the SDK modules' exports as one object
@@ -164,7 +169,7 @@ export function sandbox(env) {
   const options = {
     httpClient: env.httpClient,
     extra: env.clientOptions ?? { allowInsecureConnection: true },
-    policy: recordingPolicy(requests, env.onRequest),
+    policy: recordingPolicy(requests, env.onRequest, { tick: 0 }),
   };
   const scorecards = [];
   const scorecard = async (title, checks, options) => {
@@ -241,6 +246,7 @@ async function runScorecard(title, checks, options = {}, requests, print) {
       row.dollars = monthlyRequests(row.billed, row.perSecond).dollars;
     }
     delete row.billed;
+    if (volumes.latency) row.ms = Math.round(modelledMs(requests.slice(from)));
     if (volumes.results) row.result = plain(value);
     row.line = scorecardLine(row);
     card.rows.push(row);
@@ -272,7 +278,13 @@ function readVolumes(checks, options) {
       throw new TypeError("scorecard: entities must be a number of entities, or {table: number}");
     }
   }
-  return { perSecond, entities, results: Boolean(options.results), priced: Object.keys(perSecond).length > 0 || entities !== undefined };
+  return {
+    perSecond,
+    entities,
+    results: Boolean(options.results),
+    latency: Boolean(options.latency),
+    priced: Object.keys(perSecond).length > 0 || entities !== undefined,
+  };
 }
 
 // storedCost prices the entities a design keeps for a month, each at the
@@ -410,6 +422,7 @@ export function scorecardLine(row) {
   const other = (row.requests ?? reads) - reads - writes;
   if (other > 0) parts.push(`${counted(other, "other request", "other requests")}`);
   let line = `  ${name}: ${parts.length ? parts.join("; ") : "no reads"}`;
+  if (row.ms !== undefined) line += ` · ${msText(row.ms)}`;
   if (row.perSecond !== undefined) line += ` · ${grouped(row.perSecond)}/s: ${dollars(row.dollars)} a month`;
   return line;
 }
@@ -445,11 +458,14 @@ export function withoutSdkImports(code) {
 // recordingPolicy is a pipeline policy that notes each request the SDK
 // sends, with the engine's cost headers of its response. It runs closest
 // to the transport (perRetry), so it sees the request as signed and the
-// response as received, whichever HTTP client carries it.
-function recordingPolicy(requests, onRequest) {
+// response as received, whichever HTTP client carries it. clock counts
+// the run's request starts and ends: each entry's started and ended are
+// ticks of it, the order the latency model reads (cost.js modelledMs).
+function recordingPolicy(requests, onRequest, clock) {
   return {
     name: "tablelabRecorder",
     async sendRequest(request, next) {
+      const started = ++clock.tick;
       const entry = {
         method: request.method,
         url: request.url,
@@ -459,6 +475,7 @@ function recordingPolicy(requests, onRequest) {
         responseHeaders: [],
         responseBody: "",
         ms: 0,
+        started,
       };
       requests.push(entry);
       const start = Date.now();
@@ -484,6 +501,7 @@ function recordingPolicy(requests, onRequest) {
         throw err;
       } finally {
         entry.ms = Date.now() - start;
+        entry.ended = ++clock.tick;
         onRequest?.(entry);
       }
     },

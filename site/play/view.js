@@ -2,7 +2,7 @@
 // plan of each query and a reader's error as the SDK raised it.
 
 import { explainError, firstLine } from "./explain.js";
-import { byteSize, dollars, ruText } from "./cost.js";
+import { byteSize, dollars, msText, ruText } from "./cost.js";
 
 /** PLAN_LABELS names each plan class as the docs do. */
 export const PLAN_LABELS = {
@@ -72,12 +72,14 @@ export function renderPlans(queries, { ru = false } = {}) {
  * scorecard the code printed as a small table, side by side when the
  * width allows (a naive design beside the pattern's), one row a check
  * with its costliest plan, its reads and what they examined and returned;
- * the requests and writes of a card whose checks wrote, its money when
- * the scorecard stated volumes, and, with ru set (the Cosmos DB for Table
+ * the requests and writes of a card whose checks wrote, its time under
+ * the latency model when the scorecard asked for it, its money when the
+ * scorecard stated volumes, and, with ru set (the Cosmos DB for Table
  * side), cost.js's model of the request units. Each card carries
  * data-title, each row data-name, data-plan, data-reads, data-examined,
- * data-returned, data-requests, data-written, data-bytes, data-ru and
- * data-line (the line the scorecard printed), for tests.
+ * data-returned, data-requests, data-written, data-bytes, data-ru,
+ * data-ms (with the latency model) and data-line (the line the scorecard
+ * printed), for tests.
  */
 export function renderScorecards(cards, { ru = false } = {}) {
   const section = el("section", "scorecards");
@@ -91,8 +93,10 @@ export function renderScorecards(cards, { ru = false } = {}) {
     table.append(el("caption", "", card.title));
     const writes = card.rows.some((r) => (r.requests ?? r.reads) !== r.reads);
     const priced = card.rows.some((r) => r.dollars !== undefined) || card.stored !== undefined;
+    const timed = card.rows.some((r) => r.ms !== undefined);
     const columns = [["Pattern", ""], ["Plan", ""], ["Examined", "num"], ["Returned", "num"]];
     if (writes) columns.push(["Requests", "num"], ["Written", "num"]);
+    if (timed) columns.push(["Time (model)", "num"]);
     if (ru) columns.push(["RU (model)", "num"]);
     if (priced) columns.push(["A month", "num"]);
     const head = el("tr");
@@ -117,6 +121,7 @@ export function renderScorecards(cards, { ru = false } = {}) {
         ru: String(r.ru ?? 0),
         line: r.line ?? "",
       });
+      if (r.ms !== undefined) tr.dataset.ms = String(r.ms);
       const name = el("th", "", r.name);
       name.scope = "row";
       const plan = el("td");
@@ -132,6 +137,7 @@ export function renderScorecards(cards, { ru = false } = {}) {
         if (r.deleted) written.append(el("span", "scorecard-deleted", ` −${fmt(r.deleted)}`));
         tr.append(el("td", "num", fmt(r.requests ?? r.reads)), written);
       }
+      if (timed) tr.append(el("td", "num", r.ms === undefined ? "" : msText(r.ms)));
       if (ru) tr.append(el("td", "num", ruText(r.ru ?? 0)));
       if (priced) {
         const cell = el("td", "num", r.dollars === undefined ? "" : dollars(r.dollars));
@@ -153,7 +159,15 @@ export function renderScorecards(cards, { ru = false } = {}) {
       if (card.stored) line(`Stored: ${fmt(card.stored.entities)} entities, ${byteSize(card.stored.bytes)}`, dollars(card.stored.dollars));
       line("In all, a month", dollars(card.dollars ?? 0));
     }
-    row.append(table);
+    // A card wider than the screen (a phone, a card with every column)
+    // scrolls sideways in a box of its own, which the keyboard can reach,
+    // rather than widening the page.
+    const box = el("div", "scorecard-box");
+    box.tabIndex = 0;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", card.title);
+    box.append(table);
+    row.append(box);
   }
   section.append(row);
   return section;

@@ -28,6 +28,8 @@ func Tier(env testrun.Env) testrun.Tally {
 	t.Add(testrun.Check("site: a second build gives the same bytes", sameAgain(env.Root, out)))
 	t.Add(requiredPages(env))
 	t.Add(testrun.Check("site: an exercise with Check and a solution on every pattern page and key concept page", site.CheckExercises(filepath.Join(env.Root, "content"), site.ExercisePages)))
+	t.Add(testrun.Check("site: the case study, diagnosis, evolution and round-trip pages exist with runnable examples", site.CheckPages(filepath.Join(env.Root, "content"), site.GuidePages, nil)))
+	t.Add(testrun.Check("site: the case study has an entity chart, three or more versions each closed by a scorecard with volumes and money lines, all in the reading order", site.CheckCaseStudy(filepath.Join(env.Root, "content"), site.CaseStudyOverview, site.CaseStudyVersions)))
 	return t
 }
 

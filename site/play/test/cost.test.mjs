@@ -3,7 +3,7 @@
 // records them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { COSMOS_RU, PRICES, SECONDS_A_MONTH, byteSize, dollars, entitySize, isTableRequest, monthlyRequests, monthlyStorage, requestUnits, ruText, writesOf } from "../cost.js";
+import { COSMOS_RU, LATENCY, PRICES, SECONDS_A_MONTH, byteSize, modelledMs, msText, requestMs, dollars, entitySize, isTableRequest, monthlyRequests, monthlyStorage, requestUnits, ruText, writesOf } from "../cost.js";
 
 const table = [["DataServiceVersion", "3.0"]];
 const entry = (method, url, body, extra = {}) => ({ method, url, requestBody: body, requestHeaders: table, status: 204, ...extra });
@@ -105,4 +105,42 @@ test("request units: Microsoft's table by size for point reads and writes, the m
   assert.equal(ruText(4.95), "4.95 RU");
   assert.equal(ruText(1204.4), "1,204 RU");
   assert.equal(ruText(1), "1 RU");
+});
+
+test("latency model: a round trip a request, in sequence they add up, in flight together they overlap, chains take their length", () => {
+  assert.deepEqual({ ...LATENCY }, { roundTripMs: 10, perHundredExaminedMs: 1 });
+  assert.equal(requestMs({}), 10);
+  assert.equal(requestMs({ examined: 1000 }), 20, "a full page walks 1,000 entities");
+  // One after another: each starts when the one before ended.
+  const seq = [1, 2, 3].map((i) => ({ started: 2 * i - 1, ended: 2 * i }));
+  assert.equal(modelledMs(seq), 30);
+  // Started together, before any ended: the slowest decides.
+  const together = [{ started: 1, ended: 4 }, { started: 2, ended: 5, examined: 500 }, { started: 3, ended: 6 }];
+  assert.equal(modelledMs(together), 15);
+  // A read, then three together after it: 10 + 10.
+  const fanOut = [{ started: 1, ended: 2 }, { started: 3, ended: 7 }, { started: 4, ended: 8 }, { started: 5, ended: 6 }];
+  assert.equal(modelledMs(fanOut), 20);
+  // Which of the overlapping requests ended first does not change the time.
+  const other = [{ started: 1, ended: 2 }, { started: 3, ended: 8 }, { started: 4, ended: 6 }, { started: 5, ended: 7 }];
+  assert.equal(modelledMs(other), 20);
+  // A request started after one of a group ended waits only for that one.
+  assert.equal(modelledMs([{ started: 1, ended: 3 }, { started: 2, ended: 5 }, { started: 4, ended: 6 }]), 20);
+  // A read then a write for each of three items at once: the chain's two
+  // round trips, whichever read or write happened to come back first.
+  const chains = (order) => {
+    let tick = 0;
+    const reads = [0, 1, 2].map(() => ({ started: ++tick }));
+    const writes = [];
+    for (const i of order) {
+      reads[i].ended = ++tick;
+      writes[i] = { started: ++tick };
+      if (i === order[0]) writes[i].ended = ++tick; // the first write is back before the other reads
+    }
+    for (const w of writes) w.ended ??= ++tick;
+    return modelledMs([...reads, ...writes]);
+  };
+  assert.equal(chains([0, 1, 2]), 20);
+  assert.equal(chains([2, 0, 1]), 20);
+  assert.equal(modelledMs([]), 0);
+  assert.equal(msText(1204.4), "1,204 ms");
 });

@@ -461,6 +461,46 @@ for (const [name, envOf] of [
   });
 }
 
+// latencyProgram reads the same five entities one after another and
+// all at once: the latency model must give both envs the same times.
+const latencyProgram = (table) => `
+const t = TableClient.fromConnectionString(connectionString, "${table}");
+await t.createTable();
+await t.submitTransaction([1, 2, 3, 4, 5].map((i) => ["create", { partitionKey: "p", rowKey: "r" + i }]));
+const keys = ["r1", "r2", "r3", "r4", "r5"];
+await scorecard("five reads", {
+  "in sequence": async () => { for (const k of keys) await t.getEntity("p", k); },
+  "in parallel": () => Promise.all(keys.map((k) => t.getEntity("p", k))),
+  "one query": () => t.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${"p"}\` } }),
+  "a read, then four at once": async () => {
+    await t.getEntity("p", "r1");
+    await Promise.all(keys.slice(1).map((k) => t.getEntity("p", k)));
+  },
+}, { latency: true, perSecond: { "in parallel": 10 } });
+`;
+
+for (const [name, envOf] of [
+  ["browser bundle through the engine transport", () => browserEnv],
+  ["Node SDK over HTTP", () => nodeEnv],
+]) {
+  test(`scorecard: the latency model's time, the same whatever carries the requests, ${name}`, async () => {
+    const r = await run(latencyProgram("Latency" + name.length), envOf());
+    assert.equal(r.error, undefined, JSON.stringify(r.error) + "\n" + r.output);
+    assert.equal(
+      r.output,
+      [
+        "five reads",
+        "  in sequence: point ×5, 5 examined / 5 returned · 50 ms",
+        "  in parallel: point ×5, 5 examined / 5 returned · 10 ms · 10/s: $4.73 a month",
+        "  one query: partition-scan, 5 examined / 5 returned · 10 ms",
+        "  a read, then four at once: point ×5, 5 examined / 5 returned · 20 ms",
+        "  in all: $4.73 a month",
+      ].join("\n"),
+    );
+    assert.deepEqual(r.scorecards[0].rows.map((row) => row.ms), [50, 10, 10, 20]);
+  });
+}
+
 test("scorecard: volumes that name no check, or are not numbers, are refused before anything runs", async () => {
   for (const [options, message] of [
     [`{ perSecond: { "nope": 3 } }`, /perSecond names "nope", which is not one of the checks/],
