@@ -42,30 +42,29 @@ type coarseConn struct {
 }
 
 // SetReadDeadline implements net.Conn.
-func (c *coarseConn) SetReadDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if stands(c.read, t, time.Now()) {
-		return nil
-	}
-	if err := c.Conn.SetReadDeadline(t); err != nil {
-		return err
-	}
-	c.read = t
-	return nil
-}
+func (c *coarseConn) SetReadDeadline(t time.Time) error { return c.set(&c.read, t, false) }
 
 // SetWriteDeadline implements net.Conn.
-func (c *coarseConn) SetWriteDeadline(t time.Time) error {
+func (c *coarseConn) SetWriteDeadline(t time.Time) error { return c.set(&c.write, t, true) }
+
+// set sets the read or write deadline to t, unless the one set, *was,
+// stands for it.
+func (c *coarseConn) set(was *time.Time, t time.Time, write bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if stands(c.write, t, time.Now()) {
+	if stands(*was, t, time.Now()) {
 		return nil
 	}
-	if err := c.Conn.SetWriteDeadline(t); err != nil {
+	var err error
+	if write {
+		err = c.Conn.SetWriteDeadline(t)
+	} else {
+		err = c.Conn.SetReadDeadline(t)
+	}
+	if err != nil {
 		return err
 	}
-	c.write = t
+	*was = t
 	return nil
 }
 
