@@ -12,7 +12,6 @@
 package apifasthttp
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -132,8 +131,10 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 			ctx.SetConnectionClose()
 			return
 		}
-	} else if b := ctx.PostBody(); len(b) > 0 {
-		req.Body = bytes.Clone(b)
+	} else {
+		// fasthttp's own buffer, valid until the response is written,
+		// which is as long as api.Request's Body need be.
+		req.Body = ctx.PostBody()
 	}
 	var scratch *[]byte
 	if h.bufs != nil {
