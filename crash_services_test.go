@@ -476,7 +476,10 @@ func (m *blobModel) client(s *crashServer, c, round int, stop chan struct{}, fai
 				part := content(rng)
 				parts = append(parts, part)
 				all = append(all, part...)
-				ids = append(ids, base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("block-%d-%03d", seq, i))))
+				// Every block id of a blob has one length, or the
+				// service refuses the block (InvalidBlobOrBlock), and an
+				// overwrite reuses a name whose ids an earlier seq made.
+				ids = append(ids, base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("block-%08d-%03d", seq, i))))
 			}
 			m.begin(c, bop{name: name, hash: hashOf(all)})
 			for i, id := range ids {

@@ -7,7 +7,9 @@ package engine
 // crash whole or not at all. Recovery.Replay reads the records back.
 type Journal interface {
 	// Append is called with the store's write lock held, in commit order.
-	// It must not wait for the disk; the Waiter it returns does.
+	// It must not wait for the disk; the Waiter it returns does. rec is
+	// only valid during the call: the store builds the next record in
+	// the same memory.
 	Append(rec []byte) Waiter
 }
 

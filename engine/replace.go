@@ -165,7 +165,7 @@ func (s *Store) ReplaceTables(src *Store) error {
 		return true
 	})
 	s.install(images, next, data)
-	w := s.journalAppend(func() []byte { return keyspace.AppendReplace(nil, images) })
+	w := s.journalAppend(func(b []byte) []byte { return keyspace.AppendReplace(b, images) })
 	s.mu.Unlock()
 	if err := s.wait(w); err != nil {
 		return err

@@ -68,7 +68,8 @@ type Store struct {
 	names     []string          // table names in listing order
 	nextID    uint32
 	lastTicks int64
-	failed    error // a journal failure: the store refuses further writes
+	failed    error  // a journal failure: the store refuses further writes
+	rec       []byte // where journal records are built, under mu
 
 	settledSince int   // entities settled since the tree's nodes were last refreshed
 	dataBytes    int64 // the whole encodings of every entity, in memory or not

@@ -58,7 +58,7 @@ func (s *Store) CreateTable(name string) error {
 	t := &table{id: s.nextID, name: strings.Clone(name)}
 	s.nextID++
 	s.addTable(t)
-	w := s.journalAppend(func() []byte { return keyspace.AppendCreateTable(nil, t.id, t.name) })
+	w := s.journalAppend(func(b []byte) []byte { return keyspace.AppendCreateTable(b, t.id, t.name) })
 	s.mu.Unlock()
 	return s.wait(w)
 }
@@ -76,7 +76,7 @@ func (s *Store) DeleteTable(name string) error {
 		return svcerr.New(svcerr.ResourceNotFound)
 	}
 	s.dropTable(t)
-	w := s.journalAppend(func() []byte { return keyspace.AppendDeleteTable(nil, t.id) })
+	w := s.journalAppend(func(b []byte) []byte { return keyspace.AppendDeleteTable(b, t.id) })
 	s.mu.Unlock()
 	return s.wait(w)
 }

@@ -181,7 +181,7 @@ func (s *Store) apply(tableName string, ops []Op, batch bool, buf []Result) ([]R
 			s.remove(keyspace.Key(t.id, c.PK, c.RK))
 		}
 	}
-	w := s.journalAppend(func() []byte { return keyspace.AppendWrite(nil, t.id, changes) })
+	w := s.journalAppend(func(b []byte) []byte { return keyspace.AppendWrite(b, t.id, changes) })
 	s.mu.Unlock()
 	if err := s.wait(w); err != nil {
 		return nil, err
@@ -206,8 +206,8 @@ func (s *Store) put(t *table, op Op, buf []Result) ([]Result, error) {
 		s.mu.Unlock()
 		return nil, svcerr.New(svcerr.EntityAlreadyExists)
 	}
-	w := s.journalAppend(func() []byte {
-		return keyspace.AppendWrite(nil, t.id, []keyspace.Change{{Put: true, PK: pk, RK: rk, Enc: enc}})
+	w := s.journalAppend(func(b []byte) []byte {
+		return keyspace.AppendWrite(b, t.id, []keyspace.Change{{Put: true, PK: pk, RK: rk, Enc: enc}})
 	})
 	s.mu.Unlock()
 	if err := s.wait(w); err != nil {
@@ -304,14 +304,25 @@ func (s *Store) writable() error {
 	return nil
 }
 
-// journalAppend hands a committed mutation to the journal. Callers hold
-// mu for writing, which keeps the journal in commit order.
-func (s *Store) journalAppend(rec func() []byte) Waiter {
+// journalAppend hands a committed mutation to the journal, the record
+// built by rec appending to the store's buffer: the journal copies what it
+// keeps, so a write allocates no record of its own. Callers hold mu for
+// writing, which keeps the journal in commit order.
+func (s *Store) journalAppend(rec func(b []byte) []byte) Waiter {
 	if s.journal == nil {
 		return nil
 	}
-	return s.journal.Append(rec())
+	s.rec = rec(s.rec[:0])
+	w := s.journal.Append(s.rec)
+	if cap(s.rec) > maxKeptRecord {
+		s.rec = nil // a large batch or a replace: not held for later
+	}
+	return w
 }
+
+// maxKeptRecord is the largest record buffer the store keeps for the
+// next write.
+const maxKeptRecord = 64 << 10
 
 // wait blocks until a mutation is durable. A journal failure stops all
 // later writes: a store that cannot persist must not acknowledge.

@@ -20,8 +20,9 @@
 //
 // adds an earlier build of the server (built from a checkout of it with
 // go build) to the interleaved slices, to show a change's effect side by
-// side with the floor, in one run; -spins 2us,4us adds floors that
-// busy-wait that long before each answer.
+// side with the floor, in one run; the other lines -lines names (insert
+// c16, say) then rotate between the two builds alone. -spins 2us,4us adds
+// floors that busy-wait that long before each answer.
 package bench
 
 import (
@@ -48,7 +49,7 @@ func Run(root string, args []string) error {
 	linesFlag := fs.String("lines", "", "run only the lines whose names contain one of these comma-separated words")
 	cpuProfile := fs.String("cpuprofile", "", "write the load client's CPU profile to this `file`")
 	rounds := fs.Int("interleave", 0, "with the floor among the targets, also measure the two lines held to the floor in this many `rounds` of alternating slices (a tenth of -duration each), both servers up at once")
-	baselineBin := fs.String("baseline", "", "with -interleave, also run the tablelab server `binary` given (an earlier build) in the interleaved slices, to compare two builds side by side in one run")
+	baselineBin := fs.String("baseline", "", "with -interleave, also run the tablelab server `binary` given (an earlier build) in the interleaved slices, to compare two builds side by side in one run; the selected lines not held to the floor rotate between the two builds alone")
 	spinsFlag := fs.String("spins", "", "with -interleave, also run floor servers that busy-wait these comma-separated `durations` (2us,4us) before each answer, in the interleaved slices: how a line falls as the server's time grows")
 	inspector := fs.Int("inspector", 0, "measure instead the request inspector's cost: tablelab without it, with it idle and with one viewer of its event stream, up at once, in this many `rounds` of rotating slices (a tenth of -duration each) per line")
 	if err := fs.Parse(args); err != nil {

@@ -103,3 +103,31 @@ func TestRotateFindsRequestsAtTheWrongServer(t *testing.T) {
 		}
 	}
 }
+
+// compareBuilds rotates a line the floor does not bound between two
+// servers and reports each one's rate and their ratio; rotate's count
+// check still finds requests sent to the wrong one.
+func TestCompareBuildsRotatesBothServers(t *testing.T) {
+	a, baseA := startFloor(t)
+	b, baseB := startFloor(t)
+	var l line
+	for _, x := range lines {
+		if x.name == "insert c16" {
+			l = x
+		}
+	}
+	sides := []side{
+		{name: "tablelab", base: baseA, c: newClient(), served: floorServed(baseA)},
+		{name: baseline, base: baseB, c: newClient(), served: floorServed(baseB)},
+	}
+	var out strings.Builder
+	if err := compareBuilds(&out, sides, l, "t", 1000, 20*time.Millisecond, 2); err != nil {
+		t.Fatal(err)
+	}
+	if a.Served() == 0 || b.Served() == 0 {
+		t.Fatalf("served %d and %d: each side must get its slices", a.Served(), b.Served())
+	}
+	if got := out.String(); !strings.HasPrefix(got, "insert c16 (interleaved) at 1000 entities: tablelab ") || !strings.Contains(got, "this build / the baseline: ") {
+		t.Errorf("report %q", got)
+	}
+}

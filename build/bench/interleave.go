@@ -20,7 +20,8 @@ import (
 // after the other, as the plain run does, the floor's own rate swung by
 // half between runs, more than the 20% the target allows. With a
 // baseline (s.baseline: another build of the server) it rotates among
-// the three, and says how this build compares with that one; with
+// the three, and says how this build compares with that one, and rotates
+// the other lines given between the two builds alone; with
 // s.spins, floors that busy-wait that long per request join the
 // rotation, and show how fast a line falls below the floor as the
 // server's time per request grows.
@@ -70,6 +71,13 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 	fmt.Fprintf(w, "\ninterleaved: %d rounds of %s slices per server, %s rotating\n", rounds, slice, strings.Join(names, ", "))
 	for _, l := range lines {
 		if l.name != pointReadC1 && l.name != insertC1 {
+			if floorAt == 2 {
+				// Not held to the floor, but a change may move it: this
+				// build and the baseline alone.
+				if err := compareBuilds(w, sides[:2], l, table, size, slice, rounds); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		byRound, err := rotate(sides, l, table, size, slice, rounds)
@@ -97,6 +105,22 @@ func interleave(s setup, w io.Writer, lines []line, size int, slice time.Duratio
 				d, b.throughput(), b.throughput()/fl.throughput(), median(roundRatios(byRound, floorAt+1+j, floorAt)), b.pct(0.5).Round(time.Microsecond))
 		}
 	}
+	return nil
+}
+
+// compareBuilds rotates line l between this build and the baseline, the
+// two sides given, and says how they compare: how a change to the server
+// moves a line that the floor does not bound (insert c16, whose writers
+// share syncs).
+func compareBuilds(w io.Writer, sides []side, l line, table string, size int, slice time.Duration, rounds int) error {
+	byRound, err := rotate(sides, l, table, size, slice, rounds)
+	if err != nil {
+		return err
+	}
+	ours, b := total(byRound, 0), total(byRound, 1)
+	fmt.Fprintf(w, "%s (interleaved) at %d entities: tablelab %.0f/s, p50 %s; the baseline %.0f/s, p50 %s; this build / the baseline: %.2f (median round %.2f)\n",
+		l.name, size, ours.throughput(), ours.pct(0.5).Round(time.Microsecond), b.throughput(), b.pct(0.5).Round(time.Microsecond),
+		ours.throughput()/b.throughput(), median(roundRatios(byRound, 0, 1)))
 	return nil
 }
 

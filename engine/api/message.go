@@ -94,7 +94,10 @@ type Request struct {
 	// RemoteIP is the client's address, checked against SAS IP ranges.
 	RemoteIP string
 	Header   Header
-	Body     []byte
+	// Body is valid until the response is written: a host may hand over
+	// its own buffer, which it reuses for the next request, so a service
+	// copies what it keeps of it (its decoders do).
+	Body []byte
 	// BodyStream, when not nil, is the body instead of Body: a host that
 	// can stream gives a large blob upload this way, so that hundreds of
 	// MiB never sit in memory at once. It holds the number of bytes the

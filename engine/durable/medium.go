@@ -32,6 +32,7 @@ type Medium interface {
 	// were appended: once one has failed, every later one fails too, so
 	// that a restore never skips a record. A medium whose writes complete
 	// asynchronously (IndexedDB) completes the Waiter from its callback.
+	// rec is only valid during the call, as engine.Journal says.
 	Append(rec []byte) engine.Waiter
 
 	// BeginSnapshot marks the end of the log for a snapshot: the records

@@ -87,12 +87,7 @@ const hexDigits = "0123456789abcdef"
 // plain8 reports whether none of the eight bytes in w needs escaping in
 // JSON or decoding as UTF-8: each is in 0x20..0x7F and is neither '"'
 // nor '\\'.
-func plain8(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	zeroIn := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	control := (w - 0x20*ones) & ^w & highs // a byte below 0x20
-	return (control | w&highs | zeroIn(w^'"'*ones) | zeroIn(w^'\\'*ones)) == 0
-}
+func plain8(w uint64) bool { return jsontext.NotPlain8(w) == 0 }
 
 // IsPlain reports whether s is ASCII from 0x20 up, without '"' or '\\':
 // text that JSON carries as it is, between quotes, and valid UTF-8.

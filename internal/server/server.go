@@ -230,6 +230,7 @@ func (s *Server) Listen() error {
 			s.closeListeners()
 			return err
 		}
+		ln = apifasthttp.Listener(ln)
 		if s.cfg.TLS != nil {
 			ln = tls.NewListener(ln, s.cfg.TLS)
 		}

@@ -12,7 +12,6 @@
 package apifasthttp
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -132,8 +131,10 @@ func (h Handler) Serve(ctx *fasthttp.RequestCtx) {
 			ctx.SetConnectionClose()
 			return
 		}
-	} else if b := ctx.PostBody(); len(b) > 0 {
-		req.Body = bytes.Clone(b)
+	} else {
+		// fasthttp's own buffer, valid until the response is written,
+		// which is as long as api.Request's Body need be.
+		req.Body = ctx.PostBody()
 	}
 	var scratch *[]byte
 	if h.bufs != nil {
@@ -455,9 +456,14 @@ type Config struct {
 	// MaxHeader bounds the request line and headers; zero means 64 KiB.
 	MaxHeader int
 	// IdleTimeout closes a kept-alive connection that sends nothing for
-	// this long; zero means two minutes.
+	// this long; zero means a minute, the time a request has to arrive
+	// once begun, so that the two deadlines of a request coincide
+	// (Listener).
 	IdleTimeout time.Duration
 }
+
+// readTimeout is how long a request may take to arrive.
+const readTimeout = time.Minute
 
 // NewServer returns a fasthttp server for one storage service's protocol.
 // wrap, when not nil, wraps the handler (to log requests, say), and also
@@ -472,7 +478,7 @@ func NewServer(srv api.Service, c Config, wrap func(fasthttp.RequestHandler) fas
 		c.MaxHeader = 64 << 10
 	}
 	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = 2 * time.Minute
+		c.IdleTimeout = readTimeout
 	}
 	var handler fasthttp.RequestHandler = h.Serve
 	serveError := h.ServeError
@@ -498,7 +504,7 @@ func NewServer(srv api.Service, c Config, wrap func(fasthttp.RequestHandler) fas
 		NoDefaultContentType: true,
 		MaxRequestBodySize:   c.MaxBody,
 		ReadBufferSize:       c.MaxHeader,
-		ReadTimeout:          time.Minute,
+		ReadTimeout:          readTimeout,
 		WriteTimeout:         time.Minute,
 		IdleTimeout:          c.IdleTimeout,
 		// Batch bodies are multipart, but the core parses them.

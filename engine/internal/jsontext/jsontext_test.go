@@ -128,3 +128,48 @@ func TestSkipValueDeepNesting(t *testing.T) {
 		t.Fatalf("SkipValue of %d nested arrays = %d, %v", depth, end, err)
 	}
 }
+
+// plainEndByByte is PlainEnd as a byte at a time reads it.
+func plainEndByByte(src []byte, i int) int {
+	for ; i < len(src); i++ {
+		if c := src[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+	}
+	return i
+}
+
+// PlainEnd reads eight bytes at a time, where a byte that stops it may
+// make the test mark bytes above it too: every byte value at every place
+// in and around an eight-byte word, then every pair of the bytes at the
+// edges of the test's ranges, read from every offset.
+func TestPlainEndEveryByteEverywhere(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		for i := 0; i <= len(b); i++ {
+			if got, want := PlainEnd(b, i), plainEndByByte(b, i); got != want {
+				t.Fatalf("PlainEnd(%q, %d) = %d, want %d", b, i, got, want)
+			}
+		}
+	}
+	fill := func() []byte { return []byte(strings.Repeat("abcdefgh", 3)[:19]) }
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 19; pos++ {
+			b := fill()
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xff}
+	for _, c1 := range edges {
+		for _, c2 := range edges {
+			for p1 := 0; p1 < 19; p1++ {
+				for p2 := p1 + 1; p2 < 19; p2++ {
+					b := fill()
+					b[p1], b[p2] = c1, c2
+					check(b)
+				}
+			}
+		}
+	}
+}

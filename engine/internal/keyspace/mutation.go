@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"encoding/binary"
+	"slices"
 	"unsafe"
 )
 
@@ -74,7 +75,7 @@ func AppendWrite(b []byte, id uint32, changes []Change) []byte {
 	for _, c := range changes {
 		n += 12 + len(c.Enc) + len(c.PK) + len(c.RK)
 	}
-	b = append(make([]byte, 0, len(b)+n), b...)
+	b = slices.Grow(b, n)
 	b = append(b, Write)
 	b = binary.AppendUvarint(b, uint64(id))
 	b = binary.AppendUvarint(b, uint64(len(changes)))
@@ -102,7 +103,7 @@ func AppendReplace(b []byte, tables []TableImage) []byte {
 			n += binary.MaxVarintLen32 + len(c.Enc)
 		}
 	}
-	b = append(make([]byte, 0, len(b)+n), b...)
+	b = slices.Grow(b, n)
 	b = append(b, Replace)
 	b = binary.AppendUvarint(b, 0) // the table slot of the other kinds
 	b = binary.AppendUvarint(b, uint64(len(tables)))
