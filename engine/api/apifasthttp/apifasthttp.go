@@ -418,13 +418,31 @@ func linger(c net.Conn) {
 // returned, and resets it where it can: the client sees its request cut
 // off, as when a connection to the service is lost.
 func drop(ctx *fasthttp.RequestCtx) {
+	conn := ctx.Conn()
 	ctx.HijackSetNoResponse(true)
 	ctx.Hijack(func(c net.Conn) {
-		if tc, ok := c.(*net.TCPConn); ok {
-			_ = tc.SetLinger(0)
-		}
+		// The hijacked conn is fasthttp's wrapper: the connection it
+		// wraps is the one that can be reset.
+		resetOnClose(conn)
 		c.Close()
 	})
+}
+
+// resetOnClose makes closing c send a reset (no linger), where c is or
+// wraps a TCP connection (our deadline wrapper, TLS); otherwise closing
+// it is a plain close.
+func resetOnClose(c net.Conn) {
+	for c != nil {
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0)
+			return
+		}
+		u, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			return
+		}
+		c = u.NetConn()
+	}
 }
 
 func write(ctx *fasthttp.RequestCtx, resp *api.Response) {

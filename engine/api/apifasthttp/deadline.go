@@ -41,6 +41,9 @@ type coarseConn struct {
 	read, write time.Time // the deadlines set on Conn
 }
 
+// NetConn returns the connection c wraps, as tls.Conn's does.
+func (c *coarseConn) NetConn() net.Conn { return c.Conn }
+
 // SetReadDeadline implements net.Conn.
 func (c *coarseConn) SetReadDeadline(t time.Time) error { return c.set(&c.read, t, false) }
 
