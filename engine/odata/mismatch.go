@@ -81,27 +81,31 @@ func (f *Filter) Mismatches() []Mismatch {
 		return nil
 	}
 	var out []Mismatch
-	var walk func(n node)
-	walk = func(n node) {
-		switch n := n.(type) {
-		case *andNode:
-			walk(n.l)
-			walk(n.r)
-		case *orNode:
-			walk(n.l)
-			walk(n.r)
-		case *notNode:
-			walk(n.x)
-		case *cmpNode:
-			out = n.met.mismatch(out, n.name, cmpTest{n.op, n.lit})
-		case *rangeNode:
-			for i, t := range n.tests {
-				out = n.met[i].mismatch(out, n.name, t)
-			}
+	eachTest(f.eval, func(name string, m *met, t cmpTest) {
+		out = m.mismatch(out, name, t)
+	})
+	return out
+}
+
+// eachTest calls fn for every comparison of a property with a literal
+// under n, in the order they are written, with what it has met.
+func eachTest(n node, fn func(name string, m *met, t cmpTest)) {
+	switch n := n.(type) {
+	case *andNode:
+		eachTest(n.l, fn)
+		eachTest(n.r, fn)
+	case *orNode:
+		eachTest(n.l, fn)
+		eachTest(n.r, fn)
+	case *notNode:
+		eachTest(n.x, fn)
+	case *cmpNode:
+		fn(n.name, &n.met, cmpTest{n.op, n.lit})
+	case *rangeNode:
+		for i, t := range n.tests {
+			fn(n.name, &n.met[i], t)
 		}
 	}
-	walk(f.eval)
-	return out
 }
 
 // mismatch appends the Mismatch of test t of property name, if what m
@@ -124,30 +128,11 @@ func (m *met) mismatch(out []Mismatch, name string, t cmpTest) []Mismatch {
 // Mismatches does not report a comparison that met a value it could
 // compare.
 func (f *Filter) Saw(name string, k edm.Kind) {
-	var walk func(n node)
-	walk = func(n node) {
-		switch n := n.(type) {
-		case *andNode:
-			walk(n.l)
-			walk(n.r)
-		case *orNode:
-			walk(n.l)
-			walk(n.r)
-		case *notNode:
-			walk(n.x)
-		case *cmpNode:
-			if n.name == name && comparable(k, n.lit.Kind()) {
-				n.met.fit = true
-			}
-		case *rangeNode:
-			for i, t := range n.tests {
-				if n.name == name && comparable(k, t.lit.Kind()) {
-					n.met[i].fit = true
-				}
-			}
+	eachTest(f.eval, func(n string, m *met, t cmpTest) {
+		if n == name && comparable(k, t.lit.Kind()) {
+			m.fit = true
 		}
-	}
-	walk(f.eval)
+	})
 }
 
 // String says what the mismatch is, what the service made of it, and
