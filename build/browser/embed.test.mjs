@@ -50,6 +50,25 @@ function readmeBlock(name) {
   return m[1] + "\n";
 }
 
+/**
+ * readmeMarkdown returns the Markdown of the README's block marked
+ * <!-- test: name --> (fenced by four backticks, as it holds fences), as
+ * a CommonMark renderer writes it: its paragraphs and its fences, each
+ * fence a <pre><code class="language-…">.
+ */
+function readmeMarkdown(name) {
+  const md = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const m = md.match(new RegExp(`^<!-- test: ${name} -->\\n\`\`\`\`markdown\\n([\\s\\S]*?)\\n\`\`\`\`$`, "m"));
+  if (!m) throw new Error(`README.md has no Markdown block marked <!-- test: ${name} -->`);
+  const html = [];
+  for (const part of m[1].split(/^(```[a-z-]*\n[\s\S]*?\n```)$/m)) {
+    const fence = part.match(/^```([a-z-]*)\n([\s\S]*?)\n```$/);
+    if (fence) html.push(`<pre><code class="language-${fence[1]}">${escape(fence[2])}\n</code></pre>`);
+    else html.push(...part.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).map((p) => `<p>${escape(p)}</p>`));
+  }
+  return html.join("\n");
+}
+
 /** htmlPage is a fresh page holding body. */
 function htmlPage(body, { head = "", title = "A page of another site", htmlAttrs = "" } = {}) {
   return `<!doctype html>\n<html lang="en"${htmlAttrs}>\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<link rel="icon" href="data:,">\n<title>${title}</title>\n${head}</head>\n<body>\n${body}\n</body>\n</html>\n`;
@@ -274,6 +293,19 @@ function embedInChromium() {
     assert.ok(loaded.length > 5 && loaded.every((u) => u.startsWith(embed + "/")), loaded.join("\n"));
     assert.ok(loaded.some((u) => u.endsWith("/engine/app.wasm")));
     await page.screenshot({ path: join(outDir, "embed-readme.png"), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the README's Markdown example, rendered as a Markdown site renders it, runs and matches its expected fence", async () => {
+    const body = readmeMarkdown("embed-markdown");
+    assert.match(body, /<pre><code class="language-tablelab">/);
+    const { page, problems } = await open("/readme-markdown.html", htmlPage(body + script(), { title: "The README's Markdown" }));
+    await live(page, 1);
+    const r = await run(page, 0);
+    assert.deepEqual(r, { state: "done", output: "2024-05-01T09 21\n2024-05-01T10 21", plans: ["range 2/2"], matches: "true", check: "✓ Matches the expected output", error: "" });
+    assert.equal(await page.locator("code.language-tablelab-expected").isVisible(), false, "the expected fence is not shown");
+    await page.screenshot({ path: join(outDir, "embed-readme-markdown.png"), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
   });
