@@ -388,6 +388,54 @@ function toolsInChromium() {
     await page.close();
   });
 
+  test("each list creates its kind from its form, says why a bad name is refused, and a deleted table leaves it", async () => {
+    const { page, problems } = await open("explorer.html");
+    await page.locator('.tool-item[data-name="products"]').waitFor();
+    const tableClient = (name) => TableClient.fromConnectionString(cs, name, opts);
+    for (const [tab, panel, name, exists] of [
+      ["Tables", "#panel-tables", "madehere", async () => (await tableClient("madehere").getAccessPolicy().then(() => true, () => false))],
+      ["Queues", "#panel-queues", "made-here", () => new QueueClient(cs, "made-here").exists()],
+      ["Containers", "#panel-containers", "made-here", () => BlobServiceClient.fromConnectionString(cs).getContainerClient("made-here").exists()],
+    ]) {
+      await page.getByRole("tab", { name: tab }).click();
+      const list = page.locator(`${panel} .tool-list`);
+      await list.locator(".tool-item").first().waitFor();
+      // A name the service refuses: the bar says which request and why,
+      // and the list is as it was.
+      const before = await list.locator(".tool-item").count();
+      await list.locator("input[name=name]").fill("no");
+      await list.getByRole("button", { name: "Create" }).click();
+      await page.locator(".tool-status.tool-error").waitFor();
+      assert.match(await page.locator(".tool-status").textContent(), new RegExp(`^Create ${tab.slice(0, -1).toLowerCase()} no: 400 `));
+      assert.equal(await list.locator(".tool-item").count(), before);
+      assert.equal(await list.locator("input[name=name]").inputValue(), "no", "a refused name stays in the field");
+      // A good one is made in the running server, listed and opened.
+      await list.locator("input[name=name]").fill(name);
+      await list.getByRole("button", { name: "Create" }).click();
+      await list.locator(`.tool-item[data-name="${name}"][aria-current="true"]`).waitFor();
+      assert.equal(await page.locator(".tool-status").textContent(), "");
+      assert.equal(await list.locator("input[name=name]").inputValue(), "");
+      assert.equal(await exists(), true, `${name} is in the server's own store`);
+    }
+    // A table made by the SDK meanwhile appears at Refresh; deleting it
+    // from the explorer takes it from the list and from the server.
+    await tableClient("madebysdk").createTable();
+    await page.getByRole("tab", { name: "Tables" }).click();
+    await page.locator("#panel-tables .tool-list").getByText("Refresh").click();
+    await openTable(page, "madebysdk");
+    await page.getByRole("button", { name: "Delete table" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Delete table" }).click();
+    await page.locator("#panel-tables .tool-main").getByText("Table madebysdk deleted.").waitFor();
+    await page.locator('#panel-tables .tool-item[data-name="madebysdk"]').waitFor({ state: "detached" });
+    assert.equal(await tableClient("madebysdk").getAccessPolicy().then(() => true, () => false), false);
+    // Leave the store as the other tests expect it.
+    await tableClient("madehere").deleteTable();
+    await new QueueClient(cs, "made-here").delete();
+    await BlobServiceClient.fromConnectionString(cs).getContainerClient("made-here").delete();
+    assert.deepEqual(problems.filter((p) => !/status of 400/.test(p)), []);
+    await page.close();
+  });
+
   test("the tabs and the editor work from the keyboard", async () => {
     const { page } = await open("explorer.html");
     await page.locator('.tool-item[data-name="products"]').waitFor();

@@ -142,14 +142,20 @@ function say(status, r, what) {
   status.textContent = `${what}: ${r.status}${code ? " " + code : ""}${message ? ": " + message : ""}`;
 }
 
-/** tablesView lists the tables and shows one table's entities. */
-function tablesView(panel, status) {
+/**
+ * resourceView is the frame the three views share: one kind of resource
+ * listed on the left, the chosen one on the right, listed the first time
+ * the view is shown. create makes a resource and answers the response;
+ * names answers the list, or null when listing failed; open shows one.
+ */
+function resourceView(panel, status, { noun, create, names, open }) {
   const main = el("div", "tool-main");
-  const list = listPane("Table", {
-    onPick: (name) => openTable(name),
+  const choose = () => el("p", "tool-muted", `Choose a ${noun.toLowerCase()}.`);
+  const list = listPane(noun, {
+    onPick: (name) => open(name),
     onCreate: async (name) => {
-      const r = await call("table", state.account, "Tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ TableName: name }) });
-      say(status, r, `Create table ${name}`);
+      const r = await create(name);
+      say(status, r, `Create ${noun.toLowerCase()} ${name}`);
       if (r.ok) {
         await refreshList();
         list.pick(name);
@@ -160,37 +166,19 @@ function tablesView(panel, status) {
   const split = el("div", "tool-split");
   split.append(list.nav, main);
   panel.append(split);
-  main.append(el("p", "tool-muted", "Choose a table."));
+  main.append(choose());
 
   async function refreshList() {
-    const names = [];
-    let next = "";
-    do {
-      const r = await call("table", state.account, `Tables${next ? "?NextTableName=" + encodeURIComponent(next) : ""}`, { headers: { Accept: "application/json;odata=nometadata" } });
-      say(status, r, "List tables");
-      if (!r.ok) return;
-      names.push(...JSON.parse(r.text).value.map((t) => t.TableName));
-      next = r.headers.get("x-ms-continuation-NextTableName") ?? "";
-    } while (next);
-    list.set(names);
+    const got = await names();
+    if (got) list.set(got);
   }
   list.refresh.addEventListener("click", async () => {
     await refreshList();
-    if (list.chosen) openTable(list.chosen);
+    if (list.chosen) open(list.chosen);
   });
-
-  let table = null;
-  function openTable(name) {
-    table = tableView(name, status, { onDropped: async () => {
-      table = null;
-      main.replaceChildren(el("p", "tool-muted", `Table ${name} deleted.`));
-      await refreshList();
-    } });
-    main.replaceChildren(table.node);
-    table.run();
-  }
   let loaded = false;
   return {
+    main,
     async load() {
       if (!loaded) {
         loaded = true;
@@ -200,9 +188,42 @@ function tablesView(panel, status) {
     refreshList,
     reset() {
       loaded = false;
-      main.replaceChildren(el("p", "tool-muted", "Choose a table."));
+      main.replaceChildren(choose());
     },
   };
+}
+
+/** tablesView lists the tables and shows one table's entities. */
+function tablesView(panel, status) {
+  const view = resourceView(panel, status, {
+    noun: "Table",
+    create: (name) => call("table", state.account, "Tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ TableName: name }) }),
+    names: async () => {
+      const names = [];
+      let next = "";
+      do {
+        const r = await call("table", state.account, `Tables${next ? "?NextTableName=" + encodeURIComponent(next) : ""}`, { headers: { Accept: "application/json;odata=nometadata" } });
+        say(status, r, "List tables");
+        if (!r.ok) return null;
+        names.push(...JSON.parse(r.text).value.map((t) => t.TableName));
+        next = r.headers.get("x-ms-continuation-NextTableName") ?? "";
+      } while (next);
+      return names;
+    },
+    open: openTable,
+  });
+
+  function openTable(name) {
+    const table = tableView(name, status, {
+      onDropped: async () => {
+        view.main.replaceChildren(el("p", "tool-muted", `Table ${name} deleted.`));
+        await view.refreshList();
+      },
+    });
+    view.main.replaceChildren(table.node);
+    table.run();
+  }
+  return view;
 }
 
 /** field makes a labelled input of the query box. */
@@ -632,32 +653,13 @@ async function listAll(service, item, status, what) {
 
 /** queuesView lists the queues and peeks at one queue's messages. */
 function queuesView(panel, status) {
-  const main = el("div", "tool-main");
-  const list = listPane("Queue", {
-    onPick: (name) => peek(name),
-    onCreate: async (name) => {
-      const r = await call("queue", state.account, encodeURIComponent(name), { method: "PUT" });
-      say(status, r, `Create queue ${name}`);
-      if (r.ok) {
-        await refreshList();
-        list.pick(name);
-      }
-      return r.ok;
-    },
+  const view = resourceView(panel, status, {
+    noun: "Queue",
+    create: (name) => call("queue", state.account, encodeURIComponent(name), { method: "PUT" }),
+    names: () => listAll("queue", "Queue", status, "List queues"),
+    open: peek,
   });
-  const split = el("div", "tool-split");
-  split.append(list.nav, main);
-  panel.append(split);
-  main.append(el("p", "tool-muted", "Choose a queue."));
-
-  async function refreshList() {
-    const got = await listAll("queue", "Queue", status, "List queues");
-    if (got) list.set(got);
-  }
-  list.refresh.addEventListener("click", async () => {
-    await refreshList();
-    if (list.chosen) peek(list.chosen);
-  });
+  const main = view.main;
 
   async function peek(name) {
     const node = el("div", "tool-queue");
@@ -696,50 +698,18 @@ function queuesView(panel, status) {
     wrap.append(simpleTable(`Messages of ${name}`, ["Message id", "Inserted", "Expires", "Dequeued", "Text"], rows, "tool-messages"));
     node.append(wrap);
   }
-  let loaded = false;
-  return {
-    async load() {
-      if (!loaded) {
-        loaded = true;
-        await refreshList();
-      }
-    },
-    refreshList,
-    reset() {
-      loaded = false;
-      main.replaceChildren(el("p", "tool-muted", "Choose a queue."));
-    },
-  };
+  return view;
 }
 
 /** containersView lists the containers and one container's blobs. */
 function containersView(panel, status) {
-  const main = el("div", "tool-main");
-  const list = listPane("Container", {
-    onPick: (name) => listBlobs(name),
-    onCreate: async (name) => {
-      const r = await call("blob", state.account, `${encodeURIComponent(name)}?restype=container`, { method: "PUT" });
-      say(status, r, `Create container ${name}`);
-      if (r.ok) {
-        await refreshList();
-        list.pick(name);
-      }
-      return r.ok;
-    },
+  const view = resourceView(panel, status, {
+    noun: "Container",
+    create: (name) => call("blob", state.account, `${encodeURIComponent(name)}?restype=container`, { method: "PUT" }),
+    names: () => listAll("blob", "Container", status, "List containers"),
+    open: listBlobs,
   });
-  const split = el("div", "tool-split");
-  split.append(list.nav, main);
-  panel.append(split);
-  main.append(el("p", "tool-muted", "Choose a container."));
-
-  async function refreshList() {
-    const got = await listAll("blob", "Container", status, "List containers");
-    if (got) list.set(got);
-  }
-  list.refresh.addEventListener("click", async () => {
-    await refreshList();
-    if (list.chosen) listBlobs(list.chosen);
-  });
+  const main = view.main;
 
   const blobPath = (container, blob) => `${encodeURIComponent(container)}/${blob.split("/").map(encodeURIComponent).join("/")}`;
 
@@ -801,20 +771,7 @@ function containersView(panel, status) {
     wrap.append(simpleTable(`Blobs of ${name}`, ["Name", "Size", "Content type", "Last modified", "Type", ""], rows, "tool-blobs"));
     node.append(wrap);
   }
-  let loaded = false;
-  return {
-    async load() {
-      if (!loaded) {
-        loaded = true;
-        await refreshList();
-      }
-    },
-    refreshList,
-    reset() {
-      loaded = false;
-      main.replaceChildren(el("p", "tool-muted", "Choose a container."));
-    },
-  };
+  return view;
 }
 
 main();
