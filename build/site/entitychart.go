@@ -76,14 +76,10 @@ type chartTransformer struct{}
 
 func (chartTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
-	var blocks []*ast.FencedCodeBlock
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if f, ok := n.(*ast.FencedCodeBlock); ok && entering && infoWords(f, source)[0] == "entity-chart" {
-			blocks = append(blocks, f)
+	for _, f := range fencedBlocks(doc) {
+		if infoWords(f, source)[0] != "entity-chart" {
+			continue
 		}
-		return ast.WalkContinue, nil
-	})
-	for _, f := range blocks {
 		chart, err := parseEntityChart(infoWords(f, source)[1:], blockText(f, source))
 		if err != nil {
 			addRunError(pc, fenceLine(f, source), "entity chart: %v", err)

@@ -49,14 +49,10 @@ func (PatternMaps) Extend(m goldmark.Markdown) {
 type mapTransformer struct{}
 
 func (mapTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	var blocks []*ast.FencedCodeBlock
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if f, ok := n.(*ast.FencedCodeBlock); ok && entering && infoWords(f, reader.Source())[0] == "pattern-map" {
-			blocks = append(blocks, f)
+	for _, f := range fencedBlocks(doc) {
+		if infoWords(f, reader.Source())[0] != "pattern-map" {
+			continue
 		}
-		return ast.WalkContinue, nil
-	})
-	for _, f := range blocks {
 		f.Parent().ReplaceChild(f.Parent(), f, &MapBlock{})
 	}
 }

@@ -284,25 +284,23 @@ func TestServerServesOnLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	base := "http://" + ln.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.ListenAndServe(ctx, addr) }()
-	var resp *http.Response
-	for i := 0; i < 100; i++ {
-		if resp, err = http.Get("http://" + addr + "/index.html"); err == nil {
+	go func() { done <- s.Serve(ctx, ln) }()
+	// The build is tried first, while the address answers with a note.
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var resp *http.Response
+		if resp, body = get(t, base+"/index.html", ""); resp.StatusCode == 200 {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatalf("never served: %d %q", resp.StatusCode, body)
+		}
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	// A failed build leaves the site built before in service, and says so.
-	if string(body) != "old" || len(logged) == 0 || !strings.Contains(strings.Join(logged, "\n"), "serving the site built before") {
+	if body != "old" || len(logged) == 0 || !strings.Contains(strings.Join(logged, "\n"), "serving the site built before") {
 		t.Errorf("body %q, log %q", body, logged)
 	}
 	cancel()
@@ -373,20 +371,9 @@ func TestServerTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.ListenAndServe(ctx, addr) }()
-	for i := 0; ; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
-		}
-		if i > 200 {
-			t.Fatal("the site never listened")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	go func() { done <- s.Serve(ctx, ln) }()
 	for path, want := range map[string]string{"/_tablelab/hello": "tools", "/index.html": "home"} {
 		_, body := get(t, "http://"+addr+path, "")
 		if body != want {
